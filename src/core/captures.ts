@@ -1,0 +1,66 @@
+/**
+ * Registered captures: the pixel space of each screenshot the driver handed out,
+ * so later input in screenshot pixels converts to screen points in one place.
+ *
+ * @module
+ */
+import type { Rect } from "../platform/types.ts";
+
+/** Captures kept before the oldest is forgotten (env-v1.md: at least 16). */
+export const MAX_CAPTURES = 32;
+
+/** Geometry of one capture. */
+export interface Capture {
+  readonly id: string;
+  readonly kind: "window" | "display";
+  readonly windowId: number | null;
+  readonly displayId: string;
+  /** The captured area in screen points at capture time. */
+  readonly bounds: Rect;
+  /** Encoded image size (after any downscale). */
+  readonly imageWidth: number;
+  readonly imageHeight: number;
+  readonly sessionId: string;
+  readonly capturedAt: number;
+}
+
+/** Keeps recent captures by id and the latest per session and window. */
+export class CaptureRegistry {
+  readonly #byId = new Map<string, Capture>();
+
+  /** Registers a capture and returns it with a fresh id. */
+  register(capture: Omit<Capture, "id" | "capturedAt">): Capture {
+    const id = `c${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const full: Capture = { ...capture, id, capturedAt: Date.now() };
+    this.#byId.set(id, full);
+    while (this.#byId.size > MAX_CAPTURES) {
+      const oldest = this.#byId.keys().next().value as string;
+      this.#byId.delete(oldest);
+    }
+    return full;
+  }
+
+  /** A capture by id. */
+  get(id: string): Capture | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The latest capture of a window taken in a session. */
+  latestForWindow(sessionId: string, windowId: number): Capture | undefined {
+    let found: Capture | undefined;
+    for (const capture of this.#byId.values()) {
+      if (capture.sessionId === sessionId && capture.windowId === windowId) found = capture;
+    }
+    return found;
+  }
+}
+
+/**
+ * Converts a pixel of a capture to a screen point. The one place screenshot
+ * pixels become screen coordinates.
+ */
+export function captureToScreen(capture: Capture, x: number, y: number): { x: number; y: number } {
+  const sx = capture.bounds.width / capture.imageWidth;
+  const sy = capture.bounds.height / capture.imageHeight;
+  return { x: Math.round(capture.bounds.x + x * sx), y: Math.round(capture.bounds.y + y * sy) };
+}

@@ -1,0 +1,166 @@
+/**
+ * The one error type an agent can see, and its mapping to the structured
+ * envelope every transport returns.
+ *
+ * @module
+ */
+
+/**
+ * Every failure code a tool may return. Add a code here before throwing it anywhere.
+ * Codes named by the reference contract keep its spelling (contract.md §2.3).
+ */
+export const ERROR_CODES = [
+  // Arguments and dispatch
+  "invalid_arguments", // schema-invalid or contradictory arguments; `field` names the culprit
+  "unknown_tool", // no tool of that name in the registry
+  "invalid_action_target", // `target` malformed or mixed with legacy pid/window_id/scope
+  // Targets
+  "window_target_not_found", // pid has no eligible window / window id does not exist
+  "ambiguous_window_target", // pid owns several windows; `candidates` lists them
+  "window_target_resolution_failed",
+  "window_stale", // the window or its process went away between calls
+  "process_not_found", // no such pid
+  "app_not_found", // launch_app could not resolve the app
+  "launch_failed",
+  // Element tokens
+  "stale_element_token",
+  "invalid_element_token",
+  "snapshot_id_required",
+  "element_index_required",
+  "invalid_snapshot_id",
+  "conflicting_element_target",
+  "screenshot_context_missing",
+  // Delivery
+  "background_unavailable",
+  "foreground_unavailable",
+  "delivery_failed",
+  "input_busy",
+  // Platform
+  "unsupported_platform", // tool or option not available on this OS or session type
+  "display_unavailable", // no X server / lost connection
+  "accessibility_unavailable", // AT-SPI bus not reachable
+  "capture_failed",
+  "clipboard_unavailable",
+  "library_unavailable", // dlopen failed
+  "native_call_failed", // OS API returned an error
+  // Authorization and sessions
+  "permission_denied",
+  "foreign_process_termination_denied",
+  "session_ended",
+  "session_not_started",
+  "session_unavailable",
+  // Generic
+  "file_error",
+  "timeout",
+  "aborted",
+  "typed_output_mismatch",
+  "internal_error",
+] as const;
+
+/** Closed union of failure codes. */
+export type DriverErrorCode = typeof ERROR_CODES[number];
+
+/** Codes that mean "the driver decided not to act", as opposed to "it tried and failed". */
+const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
+  "invalid_arguments",
+  "unknown_tool",
+  "invalid_action_target",
+  "window_target_not_found",
+  "ambiguous_window_target",
+  "stale_element_token",
+  "invalid_element_token",
+  "snapshot_id_required",
+  "element_index_required",
+  "invalid_snapshot_id",
+  "conflicting_element_target",
+  "screenshot_context_missing",
+  "background_unavailable",
+  "foreground_unavailable",
+  "input_busy",
+  "unsupported_platform",
+  "permission_denied",
+  "foreign_process_termination_denied",
+  "session_ended",
+  "session_not_started",
+  "session_unavailable",
+]);
+
+/** Extra machine-readable data carried by a {@linkcode DriverError}. */
+export interface DriverErrorData {
+  /** What the caller should do next. */
+  hint?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A failure an agent can act on: a closed `code`, a message in sentence case,
+ * and data such as a `hint` or the `field` that was wrong.
+ *
+ * @example
+ * ```ts
+ * throw new DriverError("window_target_not_found", "Window 0x1a00003 does not exist", {
+ *   hint: "call list_windows to refresh window ids",
+ * });
+ * ```
+ */
+export class DriverError extends Error {
+  override name = "DriverError";
+  constructor(
+    readonly code: DriverErrorCode,
+    message: string,
+    readonly data: DriverErrorData = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  /** True when the driver refused before acting (nothing was sent). */
+  get refused(): boolean {
+    return REFUSAL_CODES.has(this.code);
+  }
+}
+
+/** The structured content of a failed tool call, the same under every transport. */
+export interface ErrorEnvelope {
+  status: "refused" | "failed";
+  code: DriverErrorCode;
+  message: string;
+  hint?: string;
+  refusal?: { code: DriverErrorCode; message: string };
+  [key: string]: unknown;
+}
+
+/**
+ * Turns any thrown value into a {@linkcode DriverError}. Programmer errors
+ * (anything that is not a DriverError) become `internal_error` and keep their cause.
+ */
+export function asDriverError(error: unknown): DriverError {
+  if (error instanceof DriverError) return error;
+  if (error instanceof DOMException && error.name === "AbortError") {
+    return new DriverError("aborted", "The call was aborted", {}, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new DriverError("internal_error", `Internal error: ${message}`, {
+    hint: "this is a driver bug; the next call is unaffected",
+  }, { cause: error });
+}
+
+/** Builds the envelope for a failed call. */
+export function toErrorEnvelope(error: DriverError): ErrorEnvelope {
+  const { hint, ...rest } = error.data;
+  const envelope: ErrorEnvelope = {
+    ...rest,
+    status: error.refused ? "refused" : "failed",
+    code: error.code,
+    message: error.message,
+  };
+  if (hint !== undefined) envelope.hint = hint;
+  if (error.refused) envelope.refusal = { code: error.code, message: error.message };
+  return envelope;
+}
+
+/** The text an agent reads for a failure: the message, then the hint. */
+export function errorText(error: DriverError): string {
+  const hint = error.data.hint;
+  return hint ? `${error.message}: ${hint}` : error.message;
+}

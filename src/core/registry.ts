@@ -1,0 +1,235 @@
+/**
+ * The tool registry: the single dispatch path under every transport.
+ *
+ * `call()` strips reserved `_` keys, validates arguments, resolves the session,
+ * authorizes, runs the tool, checks its output, and turns every failure into
+ * the same structured envelope. Nothing a caller sends can crash it.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Backend } from "../platform/types.ts";
+import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
+import type { ToolResult } from "./result.ts";
+import type { RuntimeState } from "./runtime_state.ts";
+import type { Session, TransportKind } from "./session.ts";
+import type { AnyTool, RiskClass } from "./tool.ts";
+
+/** Version of the tool contract this registry implements (contract.md header). */
+export const CONTRACT_VERSION = "0.7.0";
+/** Versions of the tools/list shape and capability vocabulary. */
+export const TOOLS_LIST_SCHEMA_VERSION = "1";
+export const CAPABILITY_VERSION = "1";
+
+/** JSON Schema object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The failure envelope every outputSchema admits beside the success shape. */
+export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
+  type: "object",
+  additionalProperties: true,
+  anyOf: [{ required: ["refusal"] }, { required: ["status"] }, { required: ["code"] }],
+};
+
+/** A tools/list entry, transport-neutral. */
+export interface ToolListing {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  capabilities: string[];
+  risk: { class: RiskClass; enforcement: "active" | "metadata_only"; operation_sensitive: boolean; version: "1" };
+}
+
+/** Who is calling: the transport connection (lease) and how to cancel. */
+export interface CallOptions {
+  lease: string;
+  transport: TransportKind;
+  signal?: AbortSignal;
+  /** Abort the call after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** Decides whether a call may run; throws `permission_denied` otherwise. */
+export type Authorizer = (tool: AnyTool, args: Record<string, unknown>, session: Session) => void;
+
+/** Allows every tool that has a risk class (unclassified tools never register). */
+export const allowClassified: Authorizer = () => {};
+
+/** Ordered, immutable collection of tools plus the dispatch path. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, AnyTool>();
+  readonly #listings = new Map<string, ToolListing>();
+
+  constructor(
+    tools: readonly AnyTool[],
+    readonly backend: Backend,
+    readonly state: RuntimeState,
+    readonly authorize: Authorizer = allowClassified,
+  ) {
+    for (const tool of tools) {
+      if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is registered twice`);
+      this.#tools.set(tool.name, tool);
+    }
+  }
+
+  /** Tool names in registration order. */
+  get names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** A tool by name. */
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** tools/list entries in registration order. */
+  list(): ToolListing[] {
+    return this.names.map((name) => this.listing(name)!);
+  }
+
+  /** One tools/list entry, computed once. */
+  listing(name: string): ToolListing | undefined {
+    const cached = this.#listings.get(name);
+    if (cached) return cached;
+    const tool = this.#tools.get(name);
+    if (!tool) return undefined;
+    const entry: ToolListing = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(tool.input, "input"),
+      annotations: {
+        title: tool.title,
+        readOnlyHint: tool.hints.readOnly,
+        destructiveHint: tool.hints.destructive,
+        idempotentHint: tool.hints.idempotent,
+        openWorldHint: tool.hints.openWorld,
+      },
+      capabilities: [...tool.capabilities],
+      risk: {
+        class: tool.risk,
+        enforcement: "active",
+        operation_sensitive: tool.risk === "r2" || tool.risk === "r3",
+        version: "1",
+      },
+    };
+    if (tool.output) {
+      entry.outputSchema = { type: "object", anyOf: [jsonSchema(tool.output, "output"), ERROR_ENVELOPE_SCHEMA] };
+    }
+    this.#listings.set(name, entry);
+    return entry;
+  }
+
+  /**
+   * Runs one tool call. Never throws: every failure becomes an `isError` result
+   * with a structured envelope.
+   */
+  async call(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
+    try {
+      return await this.#dispatch(name, rawArgs, options);
+    } catch (error) {
+      const driverError = asDriverError(error);
+      if (driverError.code === "internal_error") console.error(`cua-driver: ${name}:`, driverError.cause);
+      return failure(driverError);
+    }
+  }
+
+  async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
+    const tool = this.#tools.get(name);
+    if (!tool) {
+      throw new DriverError("unknown_tool", `Unknown tool "${name}"`, {
+        tool: name,
+        hint: suggest(name, this.names),
+      });
+    }
+    const args = stripReserved(rawArgs, name);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) throw invalidArguments(name, parsed.error);
+    const label = typeof args.session === "string" ? args.session : null;
+    const session = this.state.sessions.resolve(options.lease, options.transport, label);
+    this.authorize(tool, args, session);
+
+    const signals = [options.signal, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined]
+      .filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+    const result = await tool.run({ backend: this.backend, signal, session, state: this.state }, parsed.data);
+    if (!result.isError && tool.output && result.structuredContent) {
+      const check = tool.output.safeParse(result.structuredContent);
+      if (!check.success) {
+        throw new DriverError("typed_output_mismatch", `Tool "${name}" produced output that does not match its schema`, {
+          tool: name,
+          detail: z.prettifyError(check.error),
+        });
+      }
+    }
+    return result;
+  }
+}
+
+/** Builds the isError result for a failure. */
+export function failure(error: DriverError): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: errorText(error) }],
+    structuredContent: toErrorEnvelope(error),
+  };
+}
+
+/** JSON Schema of a zod schema, without the `$schema` key MCP clients do not expect. */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+function stripReserved(rawArgs: unknown, tool: string): Record<string, unknown> {
+  if (rawArgs === undefined || rawArgs === null) return {};
+  if (typeof rawArgs !== "object" || Array.isArray(rawArgs)) {
+    throw new DriverError("invalid_arguments", `Arguments for "${tool}" must be a JSON object`, {
+      tool,
+      field: "(root)",
+      hint: `pass an object such as {} or see "cua-driver describe ${tool}"`,
+    });
+  }
+  return Object.fromEntries(Object.entries(rawArgs).filter(([key]) => !key.startsWith("_")));
+}
+
+function invalidArguments(tool: string, error: z.ZodError): DriverError {
+  const issue = error.issues[0];
+  const path = issue.path.length ? issue.path.join(".") : "(root)";
+  let field = path;
+  if (issue.code === "unrecognized_keys") field = issue.keys.join(", ");
+  return new DriverError("invalid_arguments", `Invalid arguments for "${tool}": ${field}: ${issue.message}`, {
+    tool,
+    field,
+    detail: z.prettifyError(error),
+    hint: `see "cua-driver describe ${tool}" for the schema`,
+  });
+}
+
+function suggest(name: string, names: string[]): string {
+  const close = names.filter((n) => n.includes(name) || name.includes(n) || editDistance(n, name) <= 2);
+  return close.length ? `did you mean ${close.map((n) => `"${n}"`).join(" or ")}?` : "call tools/list for the tool names";
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}

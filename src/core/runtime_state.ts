@@ -1,0 +1,26 @@
+/**
+ * Runtime-wide state shared by every session and transport.
+ *
+ * @module
+ */
+import { CaptureRegistry } from "./captures.ts";
+import { ConfigStore } from "./config.ts";
+import { SessionManager } from "./session.ts";
+import { SnapshotStore } from "./snapshots.ts";
+
+/** A process this runtime launched, remembered so kill_app can prove ownership. */
+export interface LaunchedProcess {
+  readonly pid: number;
+  /** Start time from /proc/<pid>/stat (field 22) or equivalent, to detect pid reuse. */
+  readonly startTime: string | null;
+  readonly command: string;
+}
+
+/** State owned by the runtime, not by any one connection. */
+export class RuntimeState {
+  readonly snapshots = new SnapshotStore();
+  readonly captures = new CaptureRegistry();
+  readonly sessions = new SessionManager();
+  readonly launched = new Map<number, LaunchedProcess>();
+  constructor(readonly config: ConfigStore = new ConfigStore()) {}
+}
