@@ -168,7 +168,9 @@ function elementRow(
 
 function stateSuffix(node: AxNode): string {
   const parts: string[] = [];
-  if (node.selected !== null && SELECTABLE_ROLES.test(node.role)) parts.push(node.selected ? "checked" : "unchecked");
+  if (node.selected !== null && SELECTABLE_ROLES.test(node.role)) {
+    parts.push(node.selected ? "checked" : "unchecked");
+  }
   if (node.focused) parts.push("focused");
   return parts.length ? ` (${parts.join(", ")})` : "";
 }

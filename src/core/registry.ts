@@ -46,7 +46,12 @@ export interface ToolListing {
     openWorldHint: boolean;
   };
   capabilities: string[];
-  risk: { class: RiskClass; enforcement: "active" | "metadata_only"; operation_sensitive: boolean; version: "1" };
+  risk: {
+    class: RiskClass;
+    enforcement: "active" | "metadata_only";
+    operation_sensitive: boolean;
+    version: "1";
+  };
 }
 
 /** Who is calling: the transport connection (lease) and how to cancel. */
@@ -123,7 +128,10 @@ export class ToolRegistry {
       },
     };
     if (tool.output) {
-      entry.outputSchema = { type: "object", anyOf: [jsonSchema(tool.output, "output"), ERROR_ENVELOPE_SCHEMA] };
+      entry.outputSchema = {
+        type: "object",
+        anyOf: [jsonSchema(tool.output, "output"), ERROR_ENVELOPE_SCHEMA],
+      };
     }
     this.#listings.set(name, entry);
     return entry;
@@ -165,10 +173,14 @@ export class ToolRegistry {
     if (!result.isError && tool.output && result.structuredContent) {
       const check = tool.output.safeParse(result.structuredContent);
       if (!check.success) {
-        throw new DriverError("typed_output_mismatch", `Tool "${name}" produced output that does not match its schema`, {
-          tool: name,
-          detail: z.prettifyError(check.error),
-        });
+        throw new DriverError(
+          "typed_output_mismatch",
+          `Tool "${name}" produced output that does not match its schema`,
+          {
+            tool: name,
+            detail: z.prettifyError(check.error),
+          },
+        );
       }
     }
     return result;
@@ -217,7 +229,9 @@ function invalidArguments(tool: string, error: z.ZodError): DriverError {
 
 function suggest(name: string, names: string[]): string {
   const close = names.filter((n) => n.includes(name) || name.includes(n) || editDistance(n, name) <= 2);
-  return close.length ? `did you mean ${close.map((n) => `"${n}"`).join(" or ")}?` : "call tools/list for the tool names";
+  return close.length
+    ? `did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
+    : "call tools/list for the tool names";
 }
 
 function editDistance(a: string, b: string): number {

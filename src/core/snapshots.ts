@@ -92,11 +92,15 @@ export class SnapshotStore {
     const snapshot = this.#byId.get(match[1]);
     if (!snapshot) {
       const current = [...this.#current.values()];
-      throw new DriverError("stale_element_token", "element_token is stale; call get_window_state again to refresh", {
-        snapshot_id: match[1],
-        current_snapshot_ids: current,
-        hint: "call get_window_state again to refresh element tokens",
-      });
+      throw new DriverError(
+        "stale_element_token",
+        "element_token is stale; call get_window_state again to refresh",
+        {
+          snapshot_id: match[1],
+          current_snapshot_ids: current,
+          hint: "call get_window_state again to refresh element tokens",
+        },
+      );
     }
     const index = Number(match[2]);
     const element = snapshot.elements[index];

@@ -1,0 +1,21 @@
+/**
+ * libXtst: XTEST synthetic input through the server's own input path.
+ *
+ * @module
+ */
+import { openLibrary } from "../_open.ts";
+
+/** libXtst symbols. */
+export const XTST_SYMBOLS = {
+  // Bool XTestQueryExtension(Display*, int *event_base, int *error_base, int *major, int *minor)
+  XTestQueryExtension: { parameters: ["pointer", "buffer", "buffer", "buffer", "buffer"], result: "i32" },
+  // int XTestFakeMotionEvent(Display*, int screen_number, int x, int y, unsigned long delay)
+  XTestFakeMotionEvent: { parameters: ["pointer", "i32", "i32", "i32", "u64"], result: "i32" },
+  // int XTestFakeButtonEvent(Display*, unsigned int button, Bool is_press, unsigned long delay)
+  XTestFakeButtonEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  // int XTestFakeKeyEvent(Display*, unsigned int keycode, Bool is_press, unsigned long delay)
+  XTestFakeKeyEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** libXtst, opened on first use. */
+export const xtst = openLibrary("Xtst", ["libXtst.so.6", "libXtst.so"], XTST_SYMBOLS);

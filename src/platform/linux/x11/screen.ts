@@ -1,0 +1,176 @@
+/**
+ * Displays, the pointer position, and captures of the screen and of windows on X11.
+ *
+ * @module
+ */
+import { X, x11 } from "../../../../ffi/linux/x11.ts";
+import { xrandr, XRRMonitorInfoLayout } from "../../../../ffi/linux/xrandr.ts";
+import { DriverError } from "../../../core/errors.ts";
+import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from "../../types.ts";
+import { X11Capture } from "./capture.ts";
+import type { XConnection } from "./connection.ts";
+
+/** Screen facilities of one X display. */
+export class X11Screen implements ScreenBackend {
+  #capture: X11Capture | null = null;
+
+  constructor(readonly connection: () => XConnection) {}
+
+  #capturer(): X11Capture {
+    const conn = this.connection();
+    if (!this.#capture || this.#capture.connection !== conn) {
+      this.#capture?.dispose();
+      this.#capture = new X11Capture(conn);
+    }
+    return this.#capture;
+  }
+
+  /** True when the last capture used MIT-SHM. */
+  get usesShm(): boolean {
+    return this.#capture?.usesShm ?? false;
+  }
+
+  /** Monitors from RandR; the whole root window when RandR reports none. */
+  displays(): Promise<DisplayInfo[]> {
+    const conn = this.connection();
+    const { width, height } = conn.screenSize();
+    const root: DisplayInfo = {
+      id: "0",
+      name: conn.name,
+      primary: true,
+      bounds: { x: 0, y: 0, width, height },
+      nativeWidth: width,
+      nativeHeight: height,
+      scaleFactor: 1,
+      refreshRateHz: 0,
+    };
+    if (!xrandr.available()) return Promise.resolve([root]);
+    const count = new Int32Array(1);
+    const monitors = xrandr.symbols.XRRGetMonitors(conn.unsafeDisplay(), conn.root, X.True, count);
+    if (!monitors || count[0] === 0) {
+      if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
+      return Promise.resolve([root]);
+    }
+    const L = XRRMonitorInfoLayout;
+    const view = new Deno.UnsafePointerView(monitors);
+    const list: DisplayInfo[] = [];
+    for (let i = 0; i < count[0]; i++) {
+      const base = i * L.size;
+      const w = view.getInt32(base + L.width), h = view.getInt32(base + L.height);
+      const nameAtom = view.getBigUint64(base + L.name);
+      list.push({
+        id: String(i),
+        name: nameAtom ? conn.atomName(nameAtom) : `monitor-${i}`,
+        primary: view.getInt32(base + L.primary) !== 0,
+        bounds: { x: view.getInt32(base + L.x), y: view.getInt32(base + L.y), width: w, height: h },
+        nativeWidth: w,
+        nativeHeight: h,
+        scaleFactor: 1,
+        refreshRateHz: 0,
+      });
+    }
+    xrandr.symbols.XRRFreeMonitors(monitors);
+    if (!list.some((d) => d.primary)) list[0].primary = true;
+    list.sort((a, b) => Number(b.primary) - Number(a.primary));
+    return Promise.resolve(list);
+  }
+
+  /** The core pointer position. */
+  cursorPosition(): Promise<CursorPosition> {
+    const conn = this.connection();
+    const root = new BigUint64Array(1), child = new BigUint64Array(1);
+    const rx = new Int32Array(1), ry = new Int32Array(1), wx = new Int32Array(1), wy = new Int32Array(1);
+    const mask = new Uint32Array(1);
+    x11.symbols.XQueryPointer(conn.unsafeDisplay(), conn.root, root, child, rx, ry, wx, wy, mask);
+    return Promise.resolve({ x: rx[0], y: ry[0], source: "x11" });
+  }
+
+  /** Captures one display (by id, "primary" or "") from the root window. */
+  async captureDisplay(displayId: string): Promise<RawImage> {
+    const conn = this.connection();
+    const displays = await this.displays();
+    const display = displayId === "" || displayId === "primary"
+      ? displays[0]
+      : displays.find((d) => d.id === displayId || d.name === displayId);
+    if (!display) {
+      throw new DriverError("invalid_arguments", `Unknown display "${displayId}"`, {
+        field: "display_id",
+        hint: `use "primary" or one of ${displays.map((d) => `"${d.id}"`).join(", ")}`,
+      });
+    }
+    const attributes = conn.windowAttributes(conn.root)!;
+    return await this.#capturer().capture(conn.root, display.bounds, attributes.visual, attributes.depth);
+  }
+
+  /**
+   * Captures a window's client area. Reads the window itself first (correct under
+   * a compositing manager even when covered); if the server refuses (partly
+   * off-screen), captures the visible part of the screen instead and pads it.
+   */
+  async captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {
+    const conn = this.connection();
+    const window = BigInt(windowId);
+    const attributes = conn.windowAttributes(window);
+    const origin = conn.rootOrigin(window);
+    if (!attributes || !origin) {
+      throw new DriverError("window_target_not_found", `Window ${windowId} does not exist`, {
+        window_id: windowId,
+        hint: "call list_windows to refresh window ids",
+      });
+    }
+    if (attributes.mapState !== X.IsViewable) {
+      throw new DriverError("capture_failed", `Window ${windowId} is not viewable (minimized or unmapped)`, {
+        window_id: windowId,
+        hint: "restore the window (bring_to_front) before capturing it",
+      });
+    }
+    const bounds = { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height };
+    const capturer = this.#capturer();
+    try {
+      const image = await capturer.capture(
+        window,
+        { x: 0, y: 0, width: bounds.width, height: bounds.height },
+        attributes.visual,
+        attributes.depth,
+      );
+      return { image, bounds };
+    } catch (error) {
+      if (!(error instanceof DriverError) || error.code !== "capture_failed") throw error;
+    }
+    const { width, height } = conn.screenSize();
+    const visible = intersect(bounds, { x: 0, y: 0, width, height });
+    if (!visible) {
+      throw new DriverError("capture_failed", `Window ${windowId} is entirely off-screen`, {
+        window_id: windowId,
+        hint: "move it on-screen with set_window_frame",
+      });
+    }
+    const rootAttributes = conn.windowAttributes(conn.root)!;
+    const part = await capturer.capture(conn.root, visible, rootAttributes.visual, rootAttributes.depth);
+    return { image: pad(part, visible, bounds), bounds };
+  }
+
+  /** Releases capture resources. */
+  dispose(): void {
+    this.#capture?.dispose();
+    this.#capture = null;
+  }
+}
+
+function intersect(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x), y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width), bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+}
+
+/** Places a captured part inside a black image of the full bounds. */
+function pad(part: RawImage, partRect: Rect, full: Rect): RawImage {
+  const data = new Uint8Array(full.width * full.height * 4);
+  for (let i = 3; i < data.length; i += 4) data[i] = 255;
+  const dx = partRect.x - full.x, dy = partRect.y - full.y;
+  for (let y = 0; y < part.height; y++) {
+    const src = part.data.subarray(y * part.width * 4, (y + 1) * part.width * 4);
+    data.set(src, ((y + dy) * full.width + dx) * 4);
+  }
+  return { width: full.width, height: full.height, data };
+}
