@@ -1,0 +1,78 @@
+/**
+ * A watchdog that cleans up an embedded desktop when its Deno process dies without
+ * running `stop()` (SIGKILL, a crash, a CI timeout).
+ *
+ * It is a `sh` in its own session reading process-group ids from a pipe. When the pipe
+ * closes, that is, when the Deno process is gone, it kills those groups and removes the
+ * desktop's temporary directory. A normal `stop()` sends `clear` first, so nothing is
+ * killed twice.
+ *
+ * @module
+ */
+
+const REAPER_SCRIPT = `
+groups=
+while read -r line; do
+  case "$line" in
+    clear) groups= ;;
+    *) groups="$groups $line" ;;
+  esac
+done
+[ -z "$groups" ] && exit 0
+for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done
+sleep 1
+for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+[ -n "$1" ] && rm -rf -- "$1"
+exit 0
+`;
+
+/** The watchdog process; see the module documentation. */
+export class DesktopReaper {
+  #child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #closed = false;
+
+  private constructor(child: Deno.ChildProcess) {
+    this.#child = child;
+    this.#writer = child.stdin.getWriter();
+  }
+
+  /** Starts the watchdog; `tempDir` is removed if it ever has to act. */
+  static start(setsid: string, tempDir: string): DesktopReaper {
+    const child = new Deno.Command(setsid, {
+      args: ["sh", "-c", REAPER_SCRIPT, "cua-desktop-reaper", tempDir],
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    return new DesktopReaper(child);
+  }
+
+  /** The watchdog's own pid. */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** Adds a process group for the watchdog to kill if the parent dies. */
+  async watch(processGroup: number): Promise<void> {
+    if (!this.#closed) await this.#writer.write(new TextEncoder().encode(`${processGroup}\n`));
+  }
+
+  /** Tells the watchdog everything is cleaned up, and waits for it to exit. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.#writer.write(new TextEncoder().encode("clear\n"));
+      await this.#writer.close();
+    } catch {
+      // The watchdog is already gone.
+    }
+    await this.#child.status;
+  }
+
+  /** For an `unload` handler: leaves the watchdog to do the cleanup once this process exits. */
+  abandon(): void {
+    this.#closed = true;
+  }
+}
