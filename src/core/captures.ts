@@ -12,7 +12,7 @@ export const MAX_CAPTURES = 32;
 /** Geometry of one capture. */
 export interface Capture {
   readonly id: string;
-  readonly kind: "window" | "display";
+  readonly kind: "window" | "display" | "zoom";
   readonly windowId: number | null;
   readonly displayId: string;
   /** The captured area in screen points at capture time. */
@@ -45,11 +45,13 @@ export class CaptureRegistry {
     return this.#byId.get(id);
   }
 
-  /** The latest capture of a window taken in a session. */
+  /** The latest full-window screenshot of a window taken in a session (zooms excluded). */
   latestForWindow(sessionId: string, windowId: number): Capture | undefined {
     let found: Capture | undefined;
     for (const capture of this.#byId.values()) {
-      if (capture.sessionId === sessionId && capture.windowId === windowId) found = capture;
+      if (capture.kind === "window" && capture.sessionId === sessionId && capture.windowId === windowId) {
+        found = capture;
+      }
     }
     return found;
   }

@@ -69,17 +69,12 @@ export type Authorizer = (tool: AnyTool, args: Record<string, unknown>, session:
 /** Allows every tool that has a risk class (unclassified tools never register). */
 export const allowClassified: Authorizer = () => {};
 
-/** Ordered, immutable collection of tools plus the dispatch path. */
-export class ToolRegistry {
+/** Ordered, immutable collection of tools and their tools/list entries. Needs no OS. */
+export class ToolCatalog {
   readonly #tools = new Map<string, AnyTool>();
   readonly #listings = new Map<string, ToolListing>();
 
-  constructor(
-    tools: readonly AnyTool[],
-    readonly backend: Backend,
-    readonly state: RuntimeState,
-    readonly authorize: Authorizer = allowClassified,
-  ) {
+  constructor(tools: readonly AnyTool[]) {
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is registered twice`);
       this.#tools.set(tool.name, tool);
@@ -136,6 +131,18 @@ export class ToolRegistry {
     this.#listings.set(name, entry);
     return entry;
   }
+}
+
+/** The catalog plus the dispatch path, bound to a back end and runtime state. */
+export class ToolRegistry extends ToolCatalog {
+  constructor(
+    tools: readonly AnyTool[],
+    readonly backend: Backend,
+    readonly state: RuntimeState,
+    readonly authorize: Authorizer = allowClassified,
+  ) {
+    super(tools);
+  }
 
   /**
    * Runs one tool call. Never throws: every failure becomes an `isError` result
@@ -152,7 +159,7 @@ export class ToolRegistry {
   }
 
   async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
-    const tool = this.#tools.get(name);
+    const tool = this.get(name);
     if (!tool) {
       throw new DriverError("unknown_tool", `Unknown tool "${name}"`, {
         tool: name,

@@ -16,11 +16,17 @@ export interface LaunchedProcess {
   readonly command: string;
 }
 
+/** Permission modes, fixed at startup (contract.md §6). */
+export type PermissionMode = "standard" | "bounded" | "unrestricted";
+
 /** State owned by the runtime, not by any one connection. */
 export class RuntimeState {
   readonly snapshots = new SnapshotStore();
   readonly captures = new CaptureRegistry();
   readonly sessions = new SessionManager();
   readonly launched = new Map<number, LaunchedProcess>();
-  constructor(readonly config: ConfigStore = new ConfigStore()) {}
+  constructor(
+    readonly config: ConfigStore = new ConfigStore(),
+    readonly permissionMode: PermissionMode = "standard",
+  ) {}
 }

@@ -53,9 +53,8 @@ export class SnapshotStore {
     pid: number,
     windowId: number,
     elements: readonly SnapshotElement<Ref>[],
+    id: string = this.reserveId(),
   ): { snapshot: Snapshot<Ref>; invalidated: string[] } {
-    this.#counter = (this.#counter + 1) >>> 0;
-    const id = `s${this.#counter.toString(16).padStart(8, "0")}`;
     const snapshot: Snapshot<Ref> = { id, pid, windowId, elements, createdAt: Date.now() };
     const invalidated: string[] = [];
     for (const [oldId, old] of this.#byId) {
@@ -68,6 +67,12 @@ export class SnapshotStore {
     this.#current.set(windowId, id);
     this.#evict(pid);
     return { snapshot, invalidated };
+  }
+
+  /** Mints a snapshot id for a snapshot about to be registered (tokens embed it). */
+  reserveId(): string {
+    this.#counter = (this.#counter + 1) >>> 0;
+    return `s${this.#counter.toString(16).padStart(8, "0")}`;
   }
 
   /** The newest snapshot of a window, if any. */

@@ -1,0 +1,73 @@
+/**
+ * `cua-driver demo`: the README's main job. Starts (or joins) a desktop,
+ * launches a real app, observes it through the same tools an agent uses, acts
+ * on it, and prints what it saw.
+ *
+ * @module
+ */
+import type { ToolRegistry } from "./core/registry.ts";
+import type { ToolResult } from "./core/result.ts";
+import type { ParsedArgs } from "./transports/cli_args.ts";
+
+const DEFAULT_APP = "gtk3-widget-factory";
+
+/** Runs the demo; returns an exit code. */
+export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number> {
+  const app = typeof args.flags.get("--app") === "string" ? args.flags.get("--app") as string : DEFAULT_APP;
+  const lease = `cli-demo-${crypto.randomUUID()}`;
+  const call = async (name: string, toolArgs: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const started = performance.now();
+    const result: ToolResult = await registry.call(name, toolArgs, { lease, transport: "cli" });
+    const ms = (performance.now() - started).toFixed(0);
+    const text = result.content.find((p) => p.type === "text")?.text ?? "";
+    console.log(`\n$ ${name} ${JSON.stringify(toolArgs)}   (${ms} ms)`);
+    if (result.isError) throw new Error(`${name} failed: ${text}`);
+    console.log(text.split("\n").slice(0, 12).join("\n"));
+    return result.structuredContent ?? {};
+  };
+
+  try {
+    await call("get_screen_size", {});
+    const launched = await call("launch_app", { launch_path: app });
+    const pid = launched.pid as number;
+    const windows = launched.windows as { window_id: number; title: string }[];
+    if (!windows?.length) throw new Error(`${app} opened no window within 3 s`);
+    const windowId = windows[0].window_id;
+
+    const state = await call("get_window_state", {
+      pid,
+      window_id: windowId,
+      screenshot_out_file: "cua-demo-window.png",
+    });
+    const elements = state.elements as { role: string; label: string; element_token: string }[];
+    const roles = new Map<string, number>();
+    for (const e of elements) roles.set(e.role, (roles.get(e.role) ?? 0) + 1);
+    console.log(
+      `\nSaw ${elements.length} actionable elements in ${JSON.stringify(state.title)}: ` +
+        [...roles].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([r, n]) => `${n} ${r}`).join(", "),
+    );
+    console.log(
+      `Window screenshot: ${state.screenshot_file_path} (${state.screenshot_width}x${state.screenshot_height})`,
+    );
+
+    const frame = await call("set_window_frame", {
+      pid,
+      window_id: windowId,
+      x: 80,
+      y: 60,
+      width: 1000,
+      height: 700,
+    });
+    console.log(`\nMoved and resized the window: effect=${frame.effect} route=${frame.route}`);
+
+    const desktop = await call("get_desktop_state", { screenshot_out_file: "cua-demo-desktop.png" });
+    console.log(`Desktop screenshot: ${desktop.screenshot_file_path}`);
+
+    await call("kill_app", { pid });
+    console.log("\nDemo finished.");
+    return 0;
+  } catch (error) {
+    console.error(`\ncua-driver demo: ${(error as Error).message}`);
+    return 1;
+  }
+}

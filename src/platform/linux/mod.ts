@@ -1,0 +1,103 @@
+/**
+ * The Linux back end: X11 through libX11 FFI, AT-SPI over D-Bus, /proc and XDG
+ * for apps. Starts a private desktop when asked to, or when there is no DISPLAY.
+ *
+ * @module
+ */
+import { DriverError } from "../../core/errors.ts";
+import type { Backend, PermissionCheck } from "../types.ts";
+import { LinuxApps } from "./apps.ts";
+import { EmbeddedDesktop } from "./embedded_desktop.ts";
+import { XConnection } from "./x11/connection.ts";
+import { X11Screen } from "./x11/screen.ts";
+import { X11Windows } from "./x11/windows.ts";
+
+/** How to pick the desktop: the session's own, a private one, or decide by DISPLAY. */
+export type DesktopMode = "auto" | "embedded" | "system";
+
+/** Options for {@linkcode createLinuxBackend}. */
+export interface LinuxBackendOptions {
+  desktop: DesktopMode;
+  log?: (line: string) => void;
+}
+
+/**
+ * Reopens the X connection after the server went away, at most once per call
+ * site, so a restarted server is picked up without restarting the driver.
+ */
+class DisplayHolder {
+  #connection: XConnection | null = null;
+  constructor(readonly name: string) {}
+
+  get(): XConnection {
+    if (this.#connection?.alive) return this.#connection;
+    this.#connection?.close();
+    this.#connection = null;
+    this.#connection = XConnection.open(this.name);
+    return this.#connection;
+  }
+
+  close(): void {
+    this.#connection?.close();
+    this.#connection = null;
+  }
+}
+
+/** Creates the Linux back end. */
+export async function createLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
+  const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
+  let desktop: EmbeddedDesktop | null = null;
+  if (options.desktop === "embedded" || (options.desktop === "auto" && !hasDisplay)) {
+    if (options.desktop === "auto" && Deno.env.get("WAYLAND_DISPLAY")) {
+      options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
+    }
+    desktop = await EmbeddedDesktop.start({ log: options.log });
+    options.log?.(`started embedded desktop ${desktop.display}`);
+  } else if (!hasDisplay) {
+    throw new DriverError("display_unavailable", "No X display: DISPLAY is not set", {
+      hint: "run inside an X11 session, or use --desktop embedded to start a private one",
+    });
+  }
+  const env: Record<string, string> = desktop ? { ...desktop.env } : {};
+  const displayName = desktop?.display ?? Deno.env.get("DISPLAY")!;
+  // Everything this process starts or connects to uses the chosen desktop.
+  for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
+
+  const display = new DisplayHolder(displayName);
+  try {
+    display.get();
+  } catch (error) {
+    await desktop?.stop();
+    throw error;
+  }
+  const screen = new X11Screen(() => display.get());
+  const windows = new X11Windows(() => display.get());
+  const apps = new LinuxApps({ env });
+  const accessibility = {
+    tree: () => Promise.resolve({ nodes: [], truncated: false, error: "AT-SPI back end not wired yet" }),
+  };
+  const clipboard = {
+    read: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
+    writeText: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
+    writeImage: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
+    writeFiles: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
+  };
+
+  return {
+    os: "linux",
+    description: `X11 ${displayName}${desktop ? " (embedded)" : ""}`,
+    screen,
+    windows,
+    apps,
+    accessibility,
+    clipboard,
+    permissions(): Promise<PermissionCheck[]> {
+      return Promise.resolve([]);
+    },
+    async close() {
+      screen.dispose();
+      display.close();
+      await desktop?.stop();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The one place that chooses an OS back end. Nothing else imports the OS folders.
+ *
+ * @module
+ */
+import { createDarwinBackend } from "./darwin/mod.ts";
+import { createLinuxBackend, type DesktopMode } from "./linux/mod.ts";
+import type { Backend } from "./types.ts";
+import { createWindowsBackend } from "./windows/mod.ts";
+
+export type { DesktopMode };
+
+/** Options for {@linkcode createBackend}. */
+export interface BackendOptions {
+  /** Linux: use the session's display, start a private one, or decide by DISPLAY. */
+  desktop?: DesktopMode;
+  /** Progress messages (to stderr). */
+  log?: (line: string) => void;
+}
+
+/** Creates the back end for `os` (default: this host). */
+export async function createBackend(
+  os: typeof Deno.build.os = Deno.build.os,
+  options: BackendOptions = {},
+): Promise<Backend> {
+  switch (os) {
+    case "linux":
+      return await createLinuxBackend({ desktop: options.desktop ?? "auto", log: options.log });
+    case "darwin":
+      return createDarwinBackend();
+    case "windows":
+      return createWindowsBackend();
+    default:
+      return createDarwinBackend();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The composition root: back end, runtime state and registry, created once per
+ * process and closed once.
+ *
+ * @module
+ */
+import { ConfigStore } from "./core/config.ts";
+import { ToolRegistry } from "./core/registry.ts";
+import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
+import { createBackend, type DesktopMode } from "./platform/mod.ts";
+import { allTools } from "../tools/mod.ts";
+
+/** A running driver. */
+export interface Runtime {
+  readonly registry: ToolRegistry;
+  close(): Promise<void>;
+}
+
+/** Options for {@linkcode startRuntime}. */
+export interface RuntimeOptions {
+  desktop: DesktopMode;
+  permissionMode: PermissionMode;
+  log?: (line: string) => void;
+}
+
+/** Starts the back end (and the embedded desktop when needed) and builds the registry. */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const backend = await createBackend(Deno.build.os, { desktop: options.desktop, log: options.log });
+  const config = new ConfigStore();
+  if (config.loadWarning) options.log?.(config.loadWarning);
+  const state = new RuntimeState(config, options.permissionMode);
+  const registry = new ToolRegistry(allTools, backend, state);
+  let closed: Promise<void> | null = null;
+  return {
+    registry,
+    close() {
+      closed ??= backend.close();
+      return closed;
+    },
+  };
+}

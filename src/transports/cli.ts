@@ -1,0 +1,259 @@
+/**
+ * The command line: offline commands (help, list-tools, describe, manifest),
+ * the MCP stdio server, and any tool by name through the same registry path.
+ *
+ * @module
+ */
+import { DriverError } from "../core/errors.ts";
+import { CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/registry.ts";
+import type { ToolResult } from "../core/result.ts";
+import { fromBase64 } from "../core/result.ts";
+import type { PermissionMode } from "../core/runtime_state.ts";
+import { VERSION } from "../version.ts";
+import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
+import { serveMcpStdio } from "./mcp_stdio.ts";
+
+/** What the CLI needs from the composition root. */
+export interface CliHost {
+  catalog: ToolCatalog;
+  startRuntime(options: { desktop: DesktopChoice; permissionMode: PermissionMode }): Promise<{
+    registry: ToolRegistry;
+    close(): Promise<void>;
+  }>;
+  runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;
+}
+
+/** Desktop selection. */
+export type DesktopChoice = "auto" | "embedded" | "system";
+
+const EXIT = { ok: 0, toolError: 1, usage: 2 } as const;
+
+/** The `--help` text. Every command and flag listed here exists. */
+export function helpText(): string {
+  return `cua-driver ${VERSION} — desktop driver for computer-use agents
+Usage: cua-driver [OPTIONS] [COMMAND] [ARGS]
+
+Commands:
+  mcp                     Serve MCP (protocol 2025-06-18) on stdin/stdout (the default when stdin is not a terminal)
+  demo [--app CMD]        Start the desktop, launch an app (default gtk3-widget-factory), observe it, act on it, print what it saw
+  list-tools              One line per tool: name and summary
+  describe <tool>         A tool's description and JSON input schema
+  manifest [--pretty]     Machine-readable JSON: version, commands, tools
+  <tool> [JSON | --key value ...]
+                          Run one tool in-process (the same path as MCP tools/call) and print its
+                          structured result; '-' reads the JSON arguments from stdin. Exits 1 on a tool error.
+
+Options:
+  --desktop auto|embedded|system
+                          auto (default): use $DISPLAY, or start a private desktop (Xvfb 1920x1080x24,
+                          openbox, session D-Bus, AT-SPI bus) when DISPLAY is unset. Env: CUA_DRIVER_DESKTOP
+  --permission-mode standard|bounded|unrestricted
+                          Fixed for the life of the process (default standard). Env: CUA_DRIVER_PERMISSION_MODE
+  --screenshot-out-file PATH
+                          For a tool that returns an image: write the first image to PATH
+  --full                  Print the whole MCP result (content parts with base64 images) as JSON
+  -h, --help              This help
+  -V, --version           Print the version
+
+Examples:
+  cua-driver list_windows
+  cua-driver get_window_state --pid 4242 --window_id 6291459 --screenshot-out-file /tmp/w.png
+  cua-driver get_desktop_state '{"screenshot_out_file": "/tmp/desktop.png"}'
+  cua-driver mcp
+`;
+}
+
+/** Runs the CLI and returns the process exit code. */
+export async function runCli(argv: readonly string[], host: CliHost): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.flags.has("--version")) {
+    console.log(`cua-driver ${VERSION}`);
+    return EXIT.ok;
+  }
+  if (args.flags.has("--help")) {
+    console.log(helpText());
+    return EXIT.ok;
+  }
+  const command = args.command ?? (Deno.stdin.isTerminal() ? null : "mcp");
+  switch (command) {
+    case null:
+      console.error(
+        `cua-driver ${VERSION}: no command. Run "cua-driver --help", or pipe MCP JSON-RPC into "cua-driver mcp".`,
+      );
+      return EXIT.ok;
+    case "help":
+      console.log(helpText());
+      return EXIT.ok;
+    case "version":
+      console.log(`cua-driver ${VERSION}`);
+      return EXIT.ok;
+    case "list-tools":
+      for (const tool of host.catalog.list()) console.log(`${tool.name}: ${firstSentence(tool.description)}`);
+      return EXIT.ok;
+    case "describe":
+      return describe(host.catalog, args.positionals[0]);
+    case "manifest":
+      console.log(JSON.stringify(manifest(host.catalog), null, args.flags.has("--pretty") ? 2 : undefined));
+      return EXIT.ok;
+    case "mcp":
+      return await withRuntime(args, host, async (registry) => {
+        await serveMcpStdio(registry);
+        return EXIT.ok;
+      });
+    case "demo":
+      return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
+    default:
+      if (!host.catalog.get(command)) {
+        console.error(
+          `cua-driver: unknown command or tool "${command}". Run "cua-driver --help" or "cua-driver list-tools".`,
+        );
+        return EXIT.usage;
+      }
+      return await runTool(command, args, host);
+  }
+}
+
+async function runTool(name: string, args: ParsedArgs, host: CliHost): Promise<number> {
+  let toolArgs: Record<string, unknown>;
+  try {
+    const needsStdin = args.positionals.length === 1 && args.positionals[0] === "-";
+    toolArgs = toolArguments(
+      args.positionals,
+      needsStdin ? await new Response(Deno.stdin.readable).text() : undefined,
+    );
+  } catch (error) {
+    console.error(`cua-driver: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
+  const session = args.flags.get("--session");
+  if (typeof session === "string" && toolArgs.session === undefined) toolArgs.session = session;
+  return await withRuntime(args, host, async (registry) => {
+    const result = await registry.call(name, toolArgs, {
+      lease: `cli-${crypto.randomUUID()}`,
+      transport: "cli",
+    });
+    await printResult(result, args);
+    return result.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
+
+async function printResult(result: ToolResult, args: ParsedArgs): Promise<void> {
+  const outFile = args.flags.get("--screenshot-out-file");
+  const image = result.content.find((part) => part.type === "image");
+  if (typeof outFile === "string" && image?.type === "image") {
+    await Deno.writeFile(outFile, fromBase64(image.data));
+  }
+  if (args.flags.has("--full")) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
+  const stream = result.isError ? console.error : console.log;
+  if (result.structuredContent) {
+    const structured: Record<string, unknown> = { ...result.structuredContent };
+    if (image?.type === "image") {
+      structured.image = typeof outFile === "string" ? { mime_type: image.mimeType, written_to: outFile } : {
+        mime_type: image.mimeType,
+        bytes: Math.floor(image.data.length * 3 / 4),
+        note: "pass --screenshot-out-file PATH or --full to get it",
+      };
+    }
+    stream(JSON.stringify(structured, null, 2));
+  } else {
+    for (const part of result.content) if (part.type === "text") stream(part.text);
+  }
+}
+
+async function withRuntime(
+  args: ParsedArgs,
+  host: CliHost,
+  body: (registry: ToolRegistry) => Promise<number>,
+): Promise<number> {
+  const desktop = args.flags.get("--desktop") ?? Deno.env.get("CUA_DRIVER_DESKTOP") ?? "auto";
+  if (desktop !== "auto" && desktop !== "embedded" && desktop !== "system") {
+    console.error(`cua-driver: --desktop must be auto, embedded or system, not "${desktop}"`);
+    return EXIT.usage;
+  }
+  const mode = args.flags.get("--permission-mode") ?? Deno.env.get("CUA_DRIVER_PERMISSION_MODE") ??
+    "standard";
+  if (mode !== "standard" && mode !== "bounded" && mode !== "unrestricted") {
+    console.error(`cua-driver: --permission-mode must be standard, bounded or unrestricted, not "${mode}"`);
+    return EXIT.usage;
+  }
+  let runtime;
+  try {
+    runtime = await host.startRuntime({ desktop, permissionMode: mode });
+  } catch (error) {
+    const message = error instanceof DriverError && error.data.hint
+      ? `${error.message}: ${error.data.hint}`
+      : (error as Error).message;
+    console.error(`cua-driver: ${message}`);
+    return EXIT.toolError;
+  }
+  try {
+    return await body(runtime.registry);
+  } finally {
+    await runtime.close();
+  }
+}
+
+function describe(catalog: ToolCatalog, name: string | undefined): number {
+  const tool = name ? catalog.listing(name) : undefined;
+  if (!tool) {
+    console.error(
+      `cua-driver: unknown tool ${name ? `"${name}"` : "(none given)"}. Tools: ${catalog.names.join(", ")}`,
+    );
+    return EXIT.usage;
+  }
+  console.log(
+    `name: ${tool.name}\n\ndescription:\n${tool.description}\n\ninput_schema:\n${
+      JSON.stringify(tool.inputSchema, null, 2)
+    }`,
+  );
+  if (tool.outputSchema) console.log(`\noutput_schema:\n${JSON.stringify(tool.outputSchema, null, 2)}`);
+  return EXIT.ok;
+}
+
+/** The `manifest` command's JSON. */
+export function manifest(catalog: ToolCatalog): Record<string, unknown> {
+  return {
+    schema_version: "1",
+    binary_version: VERSION,
+    contract_version: CONTRACT_VERSION,
+    binary_path: Deno.execPath(),
+    mcp_invocation: { command: Deno.execPath(), args: ["mcp"] },
+    subcommands: [
+      { name: "mcp", description: "Serve MCP on stdio", args: [{ name: "--desktop", type: "string" }] },
+      {
+        name: "demo",
+        description: "Observe and act on a real app",
+        args: [{ name: "--app", type: "string" }],
+      },
+      { name: "list-tools", description: "List tools", args: [] },
+      {
+        name: "describe",
+        description: "Describe a tool",
+        args: [{ name: "tool", type: "positional-string" }],
+      },
+      { name: "manifest", description: "This manifest", args: [{ name: "--pretty", type: "flag" }] },
+      {
+        name: "<tool>",
+        description: "Run a tool in-process",
+        args: [{ name: "arguments", type: "positional-json" }],
+      },
+    ],
+    tools: catalog.list().map((t) => ({
+      name: t.name,
+      description: t.description,
+      annotations: t.annotations,
+      risk: t.risk,
+      capabilities: t.capabilities,
+      input_schema: t.inputSchema,
+      ...(t.outputSchema ? { output_schema: t.outputSchema } : {}),
+    })),
+  };
+}
+
+function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end >= 0 ? text.slice(0, end + 1) : text;
+}

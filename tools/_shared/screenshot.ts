@@ -1,0 +1,60 @@
+/**
+ * Encoding, downscaling and registering screenshots handed to agents.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Capture } from "../../src/core/captures.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import { encodePng } from "../../src/core/image/png.ts";
+import { fitWithin, resizeRgba } from "../../src/core/image/resize.ts";
+import type { ToolContext } from "../../src/core/tool.ts";
+import type { RawImage, Rect } from "../../src/platform/types.ts";
+
+/** An encoded, registered screenshot. */
+export interface EncodedShot {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  capture: Capture;
+}
+
+/**
+ * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG and
+ * registers the capture's geometry for later pixel-to-screen conversion.
+ */
+export async function encodeShot(
+  ctx: ToolContext,
+  image: RawImage,
+  where: { kind: "window" | "display"; windowId: number | null; displayId: string; bounds: Rect },
+  maxDimension: number,
+): Promise<EncodedShot> {
+  const size = fitWithin(image.width, image.height, maxDimension);
+  const scaled = size.width === image.width && size.height === image.height
+    ? image
+    : resizeRgba(image, size.width, size.height);
+  const png = await encodePng(scaled);
+  const capture = ctx.state.captures.register({
+    ...where,
+    imageWidth: scaled.width,
+    imageHeight: scaled.height,
+    sessionId: ctx.session.id,
+  });
+  return { png, width: scaled.width, height: scaled.height, capture };
+}
+
+/** Expands `~/` and writes bytes, creating nothing but the file. Returns the absolute path. */
+export async function writeOutFile(path: string, bytes: Uint8Array): Promise<string> {
+  const home = Deno.env.get("HOME") ?? "/";
+  const expanded = path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path;
+  const absolute = expanded.startsWith("/") ? expanded : join(Deno.cwd(), expanded);
+  try {
+    await Deno.writeFile(absolute, bytes);
+  } catch (error) {
+    throw new DriverError("file_error", `Cannot write "${absolute}": ${(error as Error).message}`, {
+      path: absolute,
+      hint: "pass a path in an existing, writable directory",
+    });
+  }
+  return absolute;
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import type { WindowInfo } from "../../src/platform/types.ts";
+import { sessionParam } from "../_shared/params.ts";
+import { WindowRecord, windowRecord } from "../windows/_window_record.ts";
+
+const WINDOW_WAIT_MS = 3000;
+const WINDOW_POLL_MS = 100;
+
+/** Launches an app without bringing anything to the front on purpose. */
+export default defineTool({
+  name: "launch_app",
+  title: "Launch app",
+  description: "Launch an app in the background. Precedence: launch_path (a command line, split on " +
+    "whitespace with quotes honoured; no shell), then name (an installed app from list_apps), then urls " +
+    "(opened with xdg-open). Waits up to 3 s for the app's first window and returns it. Chromium " +
+    "--remote-debugging-* flags are refused: use browser_prepare.",
+  group: "apps",
+  input: z.strictObject({
+    launch_path: z.string().min(1).optional().describe("Program path or command line"),
+    name: z.string().min(1).optional().describe("App name or desktop-file id from list_apps"),
+    bundle_id: z.string().optional().describe("Accepted for compatibility; ignored on Linux"),
+    urls: z.array(z.string().min(1)).optional().describe("URLs or paths to open"),
+    additional_arguments: z.array(z.string()).optional().describe("Extra argv entries"),
+    session: sessionParam,
+  }),
+  output: z.object({
+    pid: z.number().int().nullable(),
+    bundle_id: z.null(),
+    name: z.string(),
+    running: z.boolean().nullable(),
+    active: z.literal(false),
+    windows: z.array(WindowRecord),
+  }),
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: ["desktop.apps.launch"],
+  async run(ctx, args) {
+    if (!args.launch_path && !args.name && !args.urls?.length) {
+      throw new DriverError("invalid_arguments", "launch_app needs launch_path, name or urls", {
+        field: "launch_path",
+        hint: 'pass launch_path (for example "gedit") or a name from list_apps',
+      });
+    }
+    const launched = await ctx.backend.apps.launch({
+      launchPath: args.launch_path,
+      name: args.name,
+      urls: args.urls,
+      additionalArguments: args.additional_arguments,
+    });
+    let windows: WindowInfo[] = [];
+    if (launched.pid !== null) {
+      ctx.state.launched.set(launched.pid, {
+        pid: launched.pid,
+        startTime: launched.startTime,
+        command: launched.command,
+      });
+      const deadline = Date.now() + WINDOW_WAIT_MS;
+      while (Date.now() < deadline && !ctx.signal.aborted) {
+        windows = (await ctx.backend.windows.list()).filter((w) => w.pid === launched.pid);
+        if (windows.length) break;
+        await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
+      }
+    }
+    const running = launched.pid === null ? null : await ctx.backend.apps.isAlive(launched.pid);
+    const text = launched.pid === null
+      ? `✅ Opened ${launched.name} through the desktop handler`
+      : `✅ Launched ${launched.name} (pid ${launched.pid})` +
+        (windows.length
+          ? ` with window ${windows[0].windowId} ${JSON.stringify(windows[0].title)}`
+          : "; no window yet");
+    return ok(
+      {
+        pid: launched.pid,
+        bundle_id: null,
+        name: launched.name,
+        running,
+        active: false,
+        windows: windows.map(windowRecord),
+      },
+      text,
+    );
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+
+const AppRecord = z.object({
+  pid: z.number().int(),
+  bundle_id: z.string().nullable(),
+  name: z.string(),
+  running: z.boolean(),
+  active: z.boolean(),
+  kind: z.string().nullable(),
+  launch_path: z.string().nullable(),
+  last_used: z.string().nullable(),
+  windows: z.array(z.unknown()),
+});
+
+/** Running processes merged with installed desktop apps. */
+export default defineTool({
+  name: "list_apps",
+  title: "List apps",
+  description: "List apps, both currently running and installed-but-not-running (on Linux: /proc plus XDG " +
+    ".desktop entries), with per-app state: running (is a process live?), pid (0 when not running), " +
+    "bundle_id (the desktop-file id), launch_path (Exec without field codes). Pass launch_path or name to launch_app.",
+  group: "apps",
+  input: z.strictObject({}),
+  output: z.object({
+    apps: z.array(AppRecord),
+    processes: z.array(z.object({ pid: z.number().int(), name: z.string() })),
+  }),
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  risk: "r2",
+  capabilities: ["desktop.apps.list"],
+  async run(ctx) {
+    const [apps, processes] = await Promise.all([
+      ctx.backend.apps.listApps(),
+      ctx.backend.apps.listProcesses(),
+    ]);
+    const running = apps.filter((a) => a.running);
+    const records = apps.map((a) => ({
+      pid: a.pid,
+      bundle_id: a.bundleId,
+      name: a.name,
+      running: a.running,
+      active: a.active,
+      kind: a.kind,
+      launch_path: a.launchPath,
+      last_used: a.lastUsed,
+      windows: [],
+    }));
+    const lines = running.slice(0, 50).map((a) => `pid=${a.pid} ${a.name}`);
+    return ok(
+      { apps: records, processes },
+      `✅ ${apps.length} apps (${running.length} running, ${apps.length - running.length} installed)` +
+        (lines.length ? ":\n" + lines.join("\n") + (running.length > 50 ? "\n…" : "") : ""),
+    );
+  },
+});

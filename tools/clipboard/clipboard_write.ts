@@ -1,0 +1,80 @@
+import { isAbsolute } from "node:path";
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { sessionParam } from "../_shared/params.ts";
+import { privacy, privacyFields } from "./_privacy.ts";
+
+async function readRegularFile(path: string, field: string): Promise<Uint8Array | null> {
+  if (!isAbsolute(path)) {
+    throw new DriverError("invalid_arguments", `${field} must be an absolute path: "${path}"`, {
+      field,
+      hint: "pass an absolute path such as /home/me/picture.png",
+    });
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    throw new DriverError("file_error", `No such file: "${path}"`, { field, hint: "check the path exists" });
+  }
+  if (!info.isFile) throw new DriverError("file_error", `Not a regular file: "${path}"`, { field });
+  return field === "image_path" ? await Deno.readFile(path) : null;
+}
+
+/** Replaces the clipboard with exactly one value. */
+export default defineTool({
+  name: "clipboard_write",
+  title: "Write clipboard",
+  description: "Replace the system clipboard with exactly one value: plain text, a PNG image from an " +
+    "absolute local path, or a file reference from an absolute local path. On X11 the driver owns the " +
+    "clipboard content, so it stays available while the driver (or its daemon) runs.",
+  group: "clipboard",
+  input: z.strictObject({
+    text: z.string().max(1 << 20).optional(),
+    image_path: z.string().optional().describe("Absolute path of a PNG image"),
+    file_path: z.string().optional().describe(
+      "Absolute path of a file to put on the clipboard as a file URL",
+    ),
+    session: sessionParam,
+  }),
+  output: z.object({ ...privacyFields, written_type: z.enum(["text", "image", "file_url"]) }),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  risk: "r1",
+  capabilities: ["clipboard.write"],
+  async run(ctx, args) {
+    const given = (["text", "image_path", "file_path"] as const).filter((k) => args[k] !== undefined);
+    if (given.length !== 1) {
+      throw new DriverError("invalid_arguments", "Pass exactly one of text, image_path or file_path", {
+        field: given.length ? given.join(", ") : "text",
+        hint: "clipboard_write replaces the clipboard with one value",
+      });
+    }
+    let types: string[];
+    let written: "text" | "image" | "file_url";
+    if (args.text !== undefined) {
+      types = await ctx.backend.clipboard.writeText(args.text);
+      written = "text";
+    } else if (args.image_path !== undefined) {
+      const bytes = (await readRegularFile(args.image_path, "image_path"))!;
+      const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+      if (!PNG_SIGNATURE.every((b, i) => bytes[i] === b)) {
+        throw new DriverError("invalid_arguments", `Not a PNG image: "${args.image_path}"`, {
+          field: "image_path",
+          hint: "convert the image to PNG first",
+        });
+      }
+      types = await ctx.backend.clipboard.writeImage(bytes);
+      written = "image";
+    } else {
+      await readRegularFile(args.file_path!, "file_path");
+      types = await ctx.backend.clipboard.writeFiles([args.file_path!]);
+      written = "file_url";
+    }
+    return ok(
+      { ...privacy(types), written_type: written },
+      `✅ Clipboard now holds ${written} (${types.join(", ")})`,
+    );
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * Every tool, in `tools/list` order (the reference's Linux registration order).
+ * An explicit list keeps `deno compile` happy and the order deterministic.
+ *
+ * @module
+ */
+import type { AnyTool } from "../src/core/tool.ts";
+import get_accessibility_tree from "./accessibility/get_accessibility_tree.ts";
+import kill_app from "./apps/kill_app.ts";
+import launch_app from "./apps/launch_app.ts";
+import list_apps from "./apps/list_apps.ts";
+import clipboard_read from "./clipboard/clipboard_read.ts";
+import clipboard_write from "./clipboard/clipboard_write.ts";
+import get_cursor_position from "./screen/get_cursor_position.ts";
+import get_desktop_state from "./screen/get_desktop_state.ts";
+import get_screen_size from "./screen/get_screen_size.ts";
+import zoom from "./screen/zoom.ts";
+import bring_to_front from "./windows/bring_to_front.ts";
+import get_window_state from "./windows/get_window_state.ts";
+import list_windows from "./windows/list_windows.ts";
+import set_window_frame from "./windows/set_window_frame.ts";
+
+/** All tools in registration order. */
+export const allTools: readonly AnyTool[] = [
+  list_apps,
+  list_windows,
+  get_window_state,
+  launch_app,
+  kill_app,
+  bring_to_front,
+  set_window_frame,
+  clipboard_read,
+  clipboard_write,
+  get_screen_size,
+  get_desktop_state,
+  get_cursor_position,
+  get_accessibility_tree,
+  zoom,
+];

@@ -1,0 +1,47 @@
+/**
+ * The list_windows record shape, shared by list_windows and launch_app.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { WindowInfo } from "../../src/platform/types.ts";
+
+/** Schema of one window record. */
+export const WindowRecord = z.object({
+  window_id: z.number(),
+  pid: z.number().nullable(),
+  app_name: z.string(),
+  title: z.string(),
+  bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  is_on_screen: z.boolean(),
+  z_index: z.number().int().nullable().describe(
+    "Higher is nearer the front; null when unknown (never infer)",
+  ),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+
+/** Converts a back-end window into the record. */
+export function windowRecord(w: WindowInfo): z.infer<typeof WindowRecord> {
+  return {
+    window_id: w.windowId,
+    pid: w.pid,
+    app_name: w.appName,
+    title: w.title,
+    bounds: { ...w.bounds },
+    is_on_screen: w.isOnScreen,
+    z_index: w.zIndex,
+    ...w.bounds,
+  };
+}
+
+/** One text line per window, as the reference prints them. */
+export function windowLine(w: WindowInfo): string {
+  const b = w.bounds;
+  return `[window_id=${w.windowId}] pid=${w.pid ?? "?"} ${
+    JSON.stringify(w.title)
+  } ${b.width}x${b.height}+${b.x}+${b.y}` +
+    (w.isOnScreen ? "" : " (hidden)");
+}
