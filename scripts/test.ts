@@ -48,7 +48,14 @@ async function junitCounts(
 
 async function runTests(args: string[], env: Record<string, string>, junitPath: string): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", `--junit-path=${junitPath}`, ...args],
+    // --trace-leaks only adds stack traces to leak reports: silent while there are none.
+    args: [
+      "test",
+      "-A",
+      ...(args.includes("--trace-leaks") ? [] : ["--trace-leaks"]),
+      `--junit-path=${junitPath}`,
+      ...args,
+    ],
     env,
     stdin: "inherit",
     stdout: "inherit",

@@ -54,3 +54,32 @@ Deno.test({
     assert.throws(() => Deno.statSync(`/proc/${app.pid}/cmdline`), "the app process is gone");
   },
 });
+
+Deno.test({
+  name: "gtk3 fixture journals typed text, a hotkey and a drag",
+  ignore: ignoreWithoutDesktop(),
+  async fn() {
+    const env = desktopEnv();
+    await using app = await startFixture(env, { x: 40, y: 40 });
+    const xdotool = async (...args: string[]) => {
+      const output = await new Deno.Command("xdotool", { args, env, stdin: "null" }).output();
+      assert.ok(output.success, `xdotool ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`);
+    };
+    const input = app.widgets["txt-input"];
+    await xdotoolClick(env, app.xid, input.x + input.width / 2, input.y + input.height / 2);
+    await app.waitFor((e) => e.focus === "txt-input");
+    await xdotool("type", "--delay", "10", "hi");
+    await app.waitFor((e) => e.mirror === "hi");
+    await xdotool("key", "ctrl+shift+k");
+    await app.waitFor((e) => e.last_hotkey === "ctrl+shift+k" && e.hotkeys === 1);
+
+    const area = app.widgets["drag-area"];
+    const at = (dx: number, dy: number) => [String(area.x + dx), String(area.y + dy)];
+    await xdotool("mousemove", "--window", String(app.xid), ...at(10, 10), "mousedown", "1");
+    await xdotool("mousemove", "--window", String(app.xid), ...at(60, 20));
+    await xdotool("mousemove", "--window", String(app.xid), ...at(110, 30), "mouseup", "1");
+    const drag = await app.waitFor((e) => e.event === "drag");
+    assert.equal(drag.drag, "from 10,10 to 110,30");
+    assert.equal(drag.drag_distance, 102);
+  },
+});

@@ -19,9 +19,10 @@ while read -r line; do
   esac
 done
 [ -z "$groups" ] && exit 0
-for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done
+# dash's kill takes no "--"; a negative pid names a process group.
+for g in $groups; do kill -TERM "-$g" 2>/dev/null; done
 sleep 1
-for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 [ -n "$1" ] && rm -rf -- "$1"
 exit 0
 `;
