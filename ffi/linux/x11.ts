@@ -37,6 +37,10 @@ export const X11_SYMBOLS = {
   XDisplayString: { parameters: ["pointer"], result: "pointer" },
   // int XConnectionNumber(Display *display)
   XConnectionNumber: { parameters: ["pointer"], result: "i32" },
+  // long XMaxRequestSize(Display *display)  (in 4-byte units)
+  XMaxRequestSize: { parameters: ["pointer"], result: "i64" },
+  // long XExtendedMaxRequestSize(Display *display)  (4-byte units; 0 without BIG-REQUESTS)
+  XExtendedMaxRequestSize: { parameters: ["pointer"], result: "i64" },
   // int XFree(void *data)
   XFree: { parameters: ["pointer"], result: "i32" },
   // Bool XQueryExtension(Display*, char *name, int *major_opcode, int *first_event, int *first_error)
@@ -202,6 +206,8 @@ export const X = {
   CurrentTime: 0n,
   AnyPropertyType: 0n,
   PropModeReplace: 0,
+  PropertyNewValue: 0,
+  PropertyDelete: 1,
   False: 0,
   True: 1,
   ZPixmap: 2,
@@ -300,4 +306,30 @@ export const XEventLayout = {
   // XSelectionRequestEvent: owner at 32, requestor 40, selection 48, target 56, property 64, time 72
   // XSelectionEvent: requestor 32, selection 40, target 48, property 56, time 64
   // XSelectionClearEvent: window 32, selection 40, time 48
+} as const;
+
+/** Field offsets in XSelectionRequestEvent (after the XAnyEvent header). */
+export const XSelectionRequestEventLayout = {
+  owner: 32, // Window
+  requestor: 40, // Window
+  selection: 48, // Atom
+  target: 56, // Atom
+  property: 64, // Atom
+  time: 72, // Time
+} as const;
+
+/** Field offsets in XSelectionEvent (SelectionNotify). */
+export const XSelectionEventLayout = {
+  requestor: 32, // Window
+  selection: 40, // Atom
+  target: 48, // Atom
+  property: 56, // Atom (None when the conversion was refused)
+  time: 64, // Time
+} as const;
+
+/** Field offsets in XSelectionClearEvent. */
+export const XSelectionClearEventLayout = {
+  window: 32, // Window
+  selection: 40, // Atom
+  time: 48, // Time
 } as const;
