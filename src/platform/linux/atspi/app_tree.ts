@@ -1,0 +1,82 @@
+/**
+ * The accessible objects of one application, indexed by path, with ordered children.
+ *
+ * @module
+ */
+import type { RawNode } from "./raw_node.ts";
+
+/** An application's objects. Children come from `GetChildren` when fetched, else from `index`. */
+export class AppTree {
+  readonly nodes = new Map<string, RawNode>();
+  #derived: Map<string, string[]> | null = null;
+
+  constructor(nodes: Iterable<RawNode> = []) {
+    for (const node of nodes) this.nodes.set(node.path, node);
+  }
+
+  /** Adds or replaces nodes; child lists are recomputed on next use. */
+  add(nodes: Iterable<RawNode>): void {
+    for (const node of nodes) this.nodes.set(node.path, node);
+    this.#derived = null;
+  }
+
+  /** Records the `GetChildren` order of `path`. */
+  setChildren(path: string, children: string[]): void {
+    const node = this.nodes.get(path);
+    if (node) node.children = children;
+  }
+
+  get(path: string): RawNode | undefined {
+    return this.nodes.get(path);
+  }
+
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  /**
+   * Known children of `path` in order. A fetched `GetChildren` list wins; otherwise
+   * children sort by their reported index, and those with index -1 follow in arrival order.
+   */
+  children(path: string): RawNode[] {
+    const node = this.nodes.get(path);
+    if (node?.children) {
+      const out: RawNode[] = [];
+      for (const child of node.children) {
+        const found = this.nodes.get(child);
+        if (found) out.push(found);
+      }
+      return out;
+    }
+    const paths = this.#derivedChildren().get(path) ?? [];
+    return paths.map((p) => this.nodes.get(p)!);
+  }
+
+  /** True when some child of `path` has no usable index, so its order is unknown. */
+  hasUnorderedChildren(path: string): boolean {
+    return this.children(path).some((child) => child.index < 0);
+  }
+
+  #derivedChildren(): Map<string, string[]> {
+    if (this.#derived) return this.#derived;
+    const byParent = new Map<string, RawNode[]>();
+    for (const node of this.nodes.values()) {
+      if (node.parent === null) continue;
+      let list = byParent.get(node.parent);
+      if (!list) byParent.set(node.parent, list = []);
+      list.push(node);
+    }
+    const derived = new Map<string, string[]>();
+    for (const [parent, list] of byParent) {
+      // Array.prototype.sort is stable, so index -1 nodes keep arrival order at the end.
+      list.sort((a, b) => sortKey(a) - sortKey(b));
+      derived.set(parent, list.map((n) => n.path));
+    }
+    this.#derived = derived;
+    return derived;
+  }
+}
+
+function sortKey(node: RawNode): number {
+  return node.index < 0 ? Number.MAX_SAFE_INTEGER : node.index;
+}

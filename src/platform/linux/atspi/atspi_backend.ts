@@ -1,0 +1,199 @@
+/**
+ * The Linux accessibility back end: AT-SPI over a built-in D-Bus client.
+ *
+ * @module
+ */
+import { DriverError } from "../../../core/errors.ts";
+import type { AccessibilityBackend, AxSnapshotOptions, AxTree, Rect } from "../../types.ts";
+import { DBusError } from "../dbus/mod.ts";
+import { ActionNameCache } from "./action_cache.ts";
+import { AppLocator } from "./app_locator.ts";
+import { AtspiBus } from "./atspi_bus.ts";
+import * as ops from "./element_ops.ts";
+import { buildWindowTree, type WindowTreeTimings } from "./window_tree.ts";
+
+/** Options of {@linkcode AtspiAccessibility}. */
+export interface AtspiAccessibilityOptions {
+  /** The X11 client bounds of a window (null when it is gone); used to pick its top level. */
+  windowBounds(windowId: number): Promise<Rect | null>;
+  /** Session bus address; defaults to `DBUS_SESSION_BUS_ADDRESS`. */
+  sessionBusAddress?: string;
+  /** Per-call timeout in milliseconds (default 3000). */
+  callTimeoutMs?: number;
+  /** Use applications' private sockets when offered (default true). */
+  peerToPeer?: boolean;
+}
+
+/**
+ * Accessibility trees and element actions through AT-SPI. Connects lazily on first use
+ * and reconnects when the bus went away.
+ *
+ * @example
+ * ```ts ignore
+ * const ax = new AtspiAccessibility({ windowBounds: (id) => x11.clientBounds(id) });
+ * const tree = await ax.tree(pid, xid, { maxNodes: 5000, maxDepth: 64 }, AbortSignal.timeout(10_000));
+ * await ax.close();
+ * ```
+ */
+export class AtspiAccessibility implements AccessibilityBackend {
+  readonly #options: AtspiAccessibilityOptions;
+  #bus: Promise<{ bus: AtspiBus; apps: AppLocator }> | null = null;
+  readonly #actionCache = new ActionNameCache();
+  /** Phase timings of the last {@linkcode tree} call, for benchmarks. */
+  lastTimings: Partial<WindowTreeTimings> = {};
+
+  constructor(options: AtspiAccessibilityOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * The tree of window `windowId` of process `pid`. A process without an accessible
+   * application gives an empty tree with `error` set.
+   *
+   * @throws {DriverError} `accessibility_unavailable` when the bus cannot be reached;
+   *   `aborted` when `signal` fires.
+   */
+  async tree(
+    pid: number,
+    windowId: number,
+    options: AxSnapshotOptions,
+    signal: AbortSignal,
+  ): Promise<AxTree> {
+    if (signal.aborted) throw aborted(signal);
+    const windowBounds = this.#options.windowBounds(windowId);
+    windowBounds.catch(() => {}); // awaited (or dropped) below; never unhandled
+    const { bus, apps } = await this.#connection();
+    const started = performance.now();
+    let app: string | null;
+    try {
+      app = await apps.find(pid);
+    } catch (error) {
+      return failedTree(`Cannot list AT-SPI applications: ${describe(error)}`);
+    }
+    if (app === null) {
+      return failedTree(
+        `No AT-SPI application for pid ${pid}: the app has no accessibility bridge or has not registered yet`,
+      );
+    }
+    await bus.preparePeer(app);
+    try {
+      this.lastTimings = { locate: performance.now() - started };
+      const tree = await buildWindowTree(
+        bus,
+        app,
+        { ...options, windowBounds, signal, actionCache: this.#actionCache },
+        this.lastTimings,
+      );
+      if (tree.nodes.length <= 1) apps.invalidate(pid); // look again next time (lazy toolkits)
+      return tree;
+    } catch (error) {
+      apps.invalidate(pid);
+      if (signal.aborted) throw aborted(signal);
+      if (error instanceof DriverError) throw error;
+      if (!(error instanceof DBusError)) throw error;
+      if (error.errorName.endsWith(".ServiceUnknown") || error.errorName.endsWith(".Disconnected")) {
+        await bus.forget(app);
+        this.#actionCache.forget(app);
+      }
+      return failedTree(`Cannot read the AT-SPI tree of pid ${pid}: ${describe(error)}`);
+    }
+  }
+
+  /** Invokes the named action of an element; see {@linkcode ops.doAction}. */
+  doAction(ref: unknown, actionName: string): Promise<boolean> {
+    return this.#op("DoAction", ref, (bus, r) => ops.doAction(bus, r, actionName));
+  }
+
+  /** Replaces an element's text. */
+  setTextContents(ref: unknown, text: string): Promise<boolean> {
+    return this.#op("SetTextContents", ref, (bus, r) => ops.setTextContents(bus, r, text));
+  }
+
+  /** Inserts text at a character offset. */
+  insertText(ref: unknown, offset: number, text: string): Promise<boolean> {
+    return this.#op("InsertText", ref, (bus, r) => ops.insertText(bus, r, offset, text));
+  }
+
+  /** An element's full text. */
+  getText(ref: unknown): Promise<string> {
+    return this.#op("GetText", ref, (bus, r) => ops.getText(bus, r));
+  }
+
+  /** Sets an element's numeric value. */
+  setValue(ref: unknown, value: number): Promise<void> {
+    return this.#op("SetCurrentValue", ref, (bus, r) => ops.setValue(bus, r, value));
+  }
+
+  /** An element's numeric value. */
+  getValue(ref: unknown): Promise<number> {
+    return this.#op("CurrentValue", ref, (bus, r) => ops.getValue(bus, r));
+  }
+
+  /** Moves keyboard focus to an element. */
+  grabFocus(ref: unknown): Promise<boolean> {
+    return this.#op("GrabFocus", ref, (bus, r) => ops.grabFocus(bus, r));
+  }
+
+  /** An element's current states. */
+  getState(ref: unknown): Promise<ops.ElementState> {
+    return this.#op("GetState", ref, (bus, r) => ops.getState(bus, r));
+  }
+
+  /** Closes every connection; the next call reconnects. */
+  async close(): Promise<void> {
+    const pending = this.#bus;
+    this.#bus = null;
+    if (!pending) return;
+    try {
+      await (await pending).bus.close();
+    } catch {
+      // It never opened.
+    }
+  }
+
+  async #op<T>(
+    what: string,
+    ref: unknown,
+    run: (bus: AtspiBus, ref: ops.AtspiRef) => Promise<T>,
+  ): Promise<T> {
+    const r = ops.asRef(ref);
+    const { bus } = await this.#connection();
+    return ops.guarded(what, r, () => run(bus, r));
+  }
+
+  async #connection(): Promise<{ bus: AtspiBus; apps: AppLocator }> {
+    if (this.#bus) {
+      const current = await this.#bus.catch(() => null);
+      if (current && !current.bus.isClosed) return current;
+      if (current) await current.bus.close();
+      this.#bus = null;
+    }
+    const opening = AtspiBus.open({
+      sessionAddress: this.#options.sessionBusAddress,
+      callTimeoutMs: this.#options.callTimeoutMs,
+      peerToPeer: this.#options.peerToPeer,
+    }).then((bus) => ({ bus, apps: new AppLocator(bus) }));
+    this.#bus = opening;
+    try {
+      return await opening;
+    } catch (error) {
+      this.#bus = null;
+      throw error;
+    }
+  }
+}
+
+function aborted(signal: AbortSignal): DriverError {
+  return new DriverError("aborted", "The accessibility snapshot was aborted", {}, { cause: signal.reason });
+}
+
+function failedTree(error: string): AxTree {
+  return { nodes: [], truncated: false, error };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof DBusError && error.errorName.endsWith(".Timeout")) {
+    return "the application did not answer in time (it may be busy or hung)";
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,281 @@
+/**
+ * The connections AT-SPI needs: the session bus (to find and enable the
+ * accessibility bus), the accessibility bus itself, and a direct peer-to-peer socket
+ * to each application when it offers one (as libatspi does), which halves the cost
+ * of every call by skipping the bus daemon.
+ *
+ * @module
+ */
+import { DriverError } from "../../../core/errors.ts";
+import {
+  type CallOptions,
+  DBusConnection,
+  DBusError,
+  getProperty,
+  sessionBusAddress,
+  setProperty,
+  variant,
+} from "../dbus/mod.ts";
+import { AtspiPath, Iface } from "./interfaces.ts";
+
+/** Options of {@linkcode AtspiBus.open}. */
+export interface AtspiBusOptions {
+  /** Session bus address; defaults to `DBUS_SESSION_BUS_ADDRESS`. */
+  sessionAddress?: string | null;
+  /** Per-call timeout in milliseconds (default 3000). */
+  callTimeoutMs?: number;
+  /** Talk to applications over their private sockets when they offer one (default true). */
+  peerToPeer?: boolean;
+}
+
+const A11Y_BUS = { destination: "org.a11y.Bus", path: "/org/a11y/bus" } as const;
+const DBUS = { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus" } as const;
+const REMEDY = "start /usr/libexec/at-spi-bus-launcher (or a desktop session that runs it) and set " +
+  "DBUS_SESSION_BUS_ADDRESS to that session's bus";
+
+/** What tree and element code needs: method calls and property reads on application objects. */
+export interface AtspiCaller {
+  /** Calls `member` on `path` of application `app`. */
+  call(
+    app: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: readonly unknown[],
+    options?: CallOptions,
+  ): Promise<unknown[]>;
+  /** Reads a property and unwraps its variant. */
+  property(app: string, path: string, iface: string, name: string): Promise<unknown>;
+}
+
+/** An open accessibility bus plus per-application routes. */
+export class AtspiBus implements AtspiCaller {
+  readonly #session: DBusConnection;
+  readonly #a11y: DBusConnection;
+  readonly #timeoutMs: number;
+  readonly #peerToPeer: boolean;
+  readonly #peers = new Map<string, DBusConnection | null>();
+  readonly #peerSetup = new Map<string, Promise<void>>();
+
+  private constructor(session: DBusConnection, a11y: DBusConnection, options: AtspiBusOptions) {
+    this.#session = session;
+    this.#a11y = a11y;
+    this.#timeoutMs = options.callTimeoutMs ?? 3000;
+    this.#peerToPeer = options.peerToPeer ?? true;
+  }
+
+  /**
+   * Finds the accessibility bus through the session bus, turns accessibility on
+   * (`org.a11y.Status.IsEnabled`) and registers for `window:` events, without which
+   * toolkits do not answer `Cache.GetItems`.
+   *
+   * @throws {DriverError} `accessibility_unavailable` when either bus is unreachable.
+   */
+  static async open(options: AtspiBusOptions = {}): Promise<AtspiBus> {
+    const address = options.sessionAddress ?? sessionBusAddress();
+    if (!address) {
+      throw new DriverError(
+        "accessibility_unavailable",
+        "No session bus: DBUS_SESSION_BUS_ADDRESS is not set",
+        {
+          hint: REMEDY,
+        },
+      );
+    }
+    const timeoutMs = options.callTimeoutMs ?? 3000;
+    const session = await connectOrThrow(address, "session bus", timeoutMs);
+    let a11y: DBusConnection | null = null;
+    try {
+      const a11yAddress = Deno.env.get("AT_SPI_BUS_ADDRESS") ||
+        (await session.call(
+          { ...A11Y_BUS, interface: "org.a11y.Bus", member: "GetAddress" },
+          { timeoutMs },
+        ).catch((error) => {
+          throw new DriverError(
+            "accessibility_unavailable",
+            `The session bus has no AT-SPI bus: ${message(error)}`,
+            {
+              hint: REMEDY,
+            },
+            { cause: error },
+          );
+        }))[0] as string;
+      await enableAccessibility(session, timeoutMs);
+      a11y = await connectOrThrow(a11yAddress, "AT-SPI bus", timeoutMs);
+      const bus = new AtspiBus(session, a11y, options);
+      await a11y.call({
+        destination: AtspiPath.REGISTRY_NAME,
+        path: AtspiPath.REGISTRY,
+        interface: Iface.REGISTRY,
+        member: "RegisterEvent",
+        signature: "s",
+        body: ["window:"],
+      }, { timeoutMs }).catch(() => {
+        // Older registries lack RegisterEvent; GetItems then answers anyway.
+      });
+      return bus;
+    } catch (error) {
+      await a11y?.close();
+      await session.close();
+      throw error;
+    }
+  }
+
+  /** The accessibility bus connection. */
+  get connection(): DBusConnection {
+    return this.#a11y;
+  }
+
+  /** True once the accessibility bus connection is gone. */
+  get isClosed(): boolean {
+    return this.#a11y.isClosed;
+  }
+
+  /**
+   * Calls a method on an application's object, over its peer socket when one is open.
+   *
+   * @throws {DBusError} The remote error, `Timeout` after the per-call budget.
+   */
+  call(
+    app: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature = "",
+    body: readonly unknown[] = [],
+    options: CallOptions = {},
+  ): Promise<unknown[]> {
+    const peer = this.#peers.get(app);
+    const direct = peer && !peer.isClosed ? peer : null;
+    return (direct ?? this.#a11y).call({
+      destination: direct ? undefined : app,
+      path,
+      interface: iface,
+      member,
+      signature,
+      body,
+    }, { timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal });
+  }
+
+  /** Reads a property of an application's object. */
+  async property(app: string, path: string, iface: string, name: string): Promise<unknown> {
+    const [value] = await this.call(app, path, Iface.PROPERTIES, "Get", "ss", [iface, name]);
+    return (value as { value: unknown }).value;
+  }
+
+  /** Calls a method of the bus daemon of the accessibility bus. */
+  daemon(member: string, signature = "", body: readonly unknown[] = []): Promise<unknown[]> {
+    return this.#a11y.call(
+      { ...DBUS, interface: "org.freedesktop.DBus", member, signature, body },
+      { timeoutMs: this.#timeoutMs },
+    );
+  }
+
+  /** True when a private socket to `app` is open: the application is then certainly alive. */
+  hasLivePeer(app: string): boolean {
+    const peer = this.#peers.get(app);
+    return peer !== undefined && peer !== null && !peer.isClosed;
+  }
+
+  /**
+   * Opens (once) the application's private socket from
+   * `Application.GetApplicationBusAddress`. Failures are remembered and the bus is used.
+   */
+  preparePeer(app: string): Promise<void> {
+    for (const [name, peer] of this.#peers) {
+      if (peer?.isClosed) this.#peers.delete(name); // the application exited
+    }
+    const existing = this.#peers.get(app);
+    if (existing === null || (existing && !existing.isClosed)) return Promise.resolve();
+    if (!this.#peerToPeer) {
+      this.#peers.set(app, null);
+      return Promise.resolve();
+    }
+    let setup = this.#peerSetup.get(app);
+    if (!setup) {
+      setup = this.#openPeer(app).finally(() => this.#peerSetup.delete(app));
+      this.#peerSetup.set(app, setup);
+    }
+    return setup;
+  }
+
+  async #openPeer(app: string): Promise<void> {
+    let peer: DBusConnection | null = null;
+    try {
+      const [address] = await this.#a11y.call({
+        destination: app,
+        path: AtspiPath.ROOT,
+        interface: Iface.APPLICATION,
+        member: "GetApplicationBusAddress",
+      }, { timeoutMs: this.#timeoutMs });
+      if (typeof address === "string" && address !== "") {
+        peer = await DBusConnection.connect(address, { bus: false, timeoutMs: this.#timeoutMs });
+      }
+    } catch {
+      peer = null;
+    }
+    this.#peers.set(app, peer);
+  }
+
+  /** Forgets an application's peer socket (when the application went away). */
+  async forget(app: string): Promise<void> {
+    const peer = this.#peers.get(app);
+    this.#peers.delete(app);
+    await peer?.close();
+  }
+
+  /** Closes every connection. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.#peerSetup.values());
+    const peers = [...this.#peers.values()];
+    this.#peers.clear();
+    await Promise.all(peers.map((peer) => peer?.close()));
+    await this.#a11y.close();
+    await this.#session.close();
+  }
+}
+
+/** Sets `org.a11y.Status.IsEnabled` when it is false, so toolkits load their bridges. */
+async function enableAccessibility(session: DBusConnection, timeoutMs: number): Promise<void> {
+  try {
+    const enabled = await getProperty(
+      session,
+      A11Y_BUS.destination,
+      A11Y_BUS.path,
+      "org.a11y.Status",
+      "IsEnabled",
+      {
+        timeoutMs,
+      },
+    );
+    if (enabled !== true) {
+      await setProperty(
+        session,
+        A11Y_BUS.destination,
+        A11Y_BUS.path,
+        "org.a11y.Status",
+        "IsEnabled",
+        variant("b", true),
+        { timeoutMs },
+      );
+    }
+  } catch {
+    // Not fatal: apps started with GTK_MODULES or an at-spi bridge answer anyway.
+  }
+}
+
+async function connectOrThrow(address: string, what: string, timeoutMs: number): Promise<DBusConnection> {
+  try {
+    return await DBusConnection.connect(address, { timeoutMs, callTimeoutMs: timeoutMs });
+  } catch (error) {
+    throw new DriverError("accessibility_unavailable", `Cannot connect to the ${what} at "${address}"`, {
+      hint: REMEDY,
+      dbusError: error instanceof DBusError ? error.errorName : undefined,
+    }, { cause: error });
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

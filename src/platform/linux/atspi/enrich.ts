@@ -1,0 +1,152 @@
+/**
+ * The per-object details `Cache.GetItems` leaves out: screen extents, action names,
+ * numeric values and the text of unnamed text objects. Every call for every object is
+ * issued at once and pipelined on one connection; follow-up calls (text after its
+ * length) go out as their first answer arrives.
+ *
+ * @module
+ */
+import type { Rect } from "../../types.ts";
+import type { ActionNameCache } from "./action_cache.ts";
+import type { AtspiCaller } from "./atspi_bus.ts";
+import { CoordType, Iface } from "./interfaces.ts";
+import type { RawNode } from "./raw_node.ts";
+import { hasState, State } from "./states.ts";
+
+/** Longest text read for a node, in characters (matches cua-driver). */
+export const MAX_TEXT_CHARS = 4096;
+
+/** Details of one node; null where the node lacks the interface or the call failed. */
+export interface NodeDetails {
+  frame: Rect | null;
+  actions: string[];
+  value: string | null;
+}
+
+/** Counts of calls that failed, for diagnostics; a timeout usually means a hung app. */
+export interface DetailStats {
+  calls: number;
+  failures: number;
+  timeouts: number;
+}
+
+/**
+ * Fetches the details of an application's nodes, once per node. Calls go out as soon
+ * as a node is requested, so requests made in one synchronous run share one write.
+ */
+export class DetailFetcher {
+  readonly stats: DetailStats = { calls: 0, failures: 0, timeouts: 0 };
+  readonly #bus: AtspiCaller;
+  readonly #app: string;
+  readonly #actionCache: ActionNameCache | undefined;
+  readonly #requested = new Map<string, Promise<NodeDetails>>();
+
+  constructor(bus: AtspiCaller, app: string, actionCache?: ActionNameCache) {
+    this.#bus = bus;
+    this.#app = app;
+    this.#actionCache = actionCache;
+  }
+
+  /**
+   * The details of `node`: nothing for a node that is not showing (no call is made),
+   * otherwise its extents, action names, and value (or text when it has no name).
+   */
+  request(node: RawNode): Promise<NodeDetails> {
+    let details = this.#requested.get(node.path);
+    if (!details) {
+      details = hasState(node.states, State.SHOWING)
+        ? this.#fetch(node)
+        : Promise.resolve({ frame: null, actions: [], value: null });
+      this.#requested.set(node.path, details);
+    }
+    return details;
+  }
+
+  async #fetch(node: RawNode): Promise<NodeDetails> {
+    const bus = this.#bus;
+    const app = this.#app;
+    const guard = this.#guard;
+    const has = (iface: string) => node.interfaces.includes(iface);
+    const frame = has(Iface.COMPONENT)
+      ? guard(bus.call(app, node.path, Iface.COMPONENT, "GetExtents", "u", [CoordType.SCREEN]))
+      : null;
+    let actions: Promise<readonly string[]> | readonly string[] | null = null;
+    if (has(Iface.ACTION)) {
+      const cache = this.#actionCache;
+      actions = cache?.get(app, node) ??
+        fetchActionNames(bus, app, node.path, guard).then(({ names, complete }) => {
+          if (complete) cache?.set(app, node, names);
+          return names;
+        });
+    }
+    let value: Promise<string | null> | null = null;
+    if (has(Iface.VALUE)) {
+      value = guard(bus.property(app, node.path, Iface.VALUE, "CurrentValue")).then(formatValue);
+    } else if (has(Iface.TEXT) && node.name === "") {
+      value = guard(bus.property(app, node.path, Iface.TEXT, "CharacterCount")).then((count) =>
+        typeof count === "number" && count > 0
+          ? guard(bus.call(app, node.path, Iface.TEXT, "GetText", "ii", [0, Math.min(count, MAX_TEXT_CHARS)]))
+            .then((reply) => typeof reply?.[0] === "string" ? reply[0] : null)
+          : null
+      );
+    }
+    const [extents, actionList, text] = await Promise.all([frame, actions, value]);
+    return { frame: toRect(extents?.[0]), actions: actionList ? [...actionList] : [], value: text ?? null };
+  }
+
+  /** Counts a call and turns its failure into null. */
+  readonly #guard = <T>(promise: Promise<T>): Promise<T | null> => {
+    this.stats.calls++;
+    return promise.catch((error) => {
+      this.stats.failures++;
+      if ((error as { errorName?: string }).errorName?.endsWith(".Timeout")) this.stats.timeouts++;
+      return null;
+    });
+  };
+}
+
+/**
+ * Action names of one object. `GetActions` gives the count, but its names are the
+ * localized ones (at-spi2-atk sends `atk_action_get_localized_name`, and GTK's cells
+ * send descriptions there), so each name comes from `GetName(i)`, falling back to the
+ * localized name when that fails.
+ */
+function fetchActionNames(
+  bus: AtspiCaller,
+  app: string,
+  path: string,
+  guard: <T>(promise: Promise<T>) => Promise<T | null>,
+): Promise<{ names: string[]; complete: boolean }> {
+  return guard(bus.call(app, path, Iface.ACTION, "GetActions")).then(async (reply) => {
+    if (!Array.isArray(reply?.[0])) return { names: [], complete: false };
+    const list = reply[0] as [string, string, string][];
+    const canonical = await Promise.all(
+      list.map((_, i) => guard(bus.call(app, path, Iface.ACTION, "GetName", "i", [i]))),
+    );
+    let complete = true;
+    const names = list.map(([localized], i) => {
+      const name = canonical[i]?.[0];
+      if (typeof name === "string" && name !== "") return name;
+      complete = false;
+      return localized;
+    });
+    return { names, complete };
+  });
+}
+
+/**
+ * An extents tuple as a frame; null for the placeholders toolkits send for
+ * unrealized widgets (huge negative origins, empty or 1-pixel sizes; matches cua-driver).
+ */
+export function toRect(extents: unknown): Rect | null {
+  if (!Array.isArray(extents) || extents.length !== 4) return null;
+  const [x, y, width, height] = extents as number[];
+  if (x <= -16384 || y <= -16384 || width <= 1 || height <= 1) return null;
+  return { x, y, width, height };
+}
+
+/** A numeric value as text, as JS prints numbers ("50", "0.25"); null for a non-number. */
+export function formatValue(value: unknown): string | null {
+  if (typeof value !== "number" || Number.isNaN(value)) return null;
+  return String(value);
+}

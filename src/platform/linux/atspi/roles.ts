@@ -1,0 +1,168 @@
+/**
+ * AT-SPI role numbers (the `AtspiRole` enum) and their names, spelled as libatspi's
+ * `atspi_role_get_name` spells them ("push button", "check box", ...).
+ *
+ * @module
+ */
+
+/**
+ * Role names indexed by `AtspiRole` value (at-spi2-core 2.46, plus `switch`, which
+ * later releases add at 130).
+ */
+export const ROLE_NAMES: readonly string[] = Object.freeze([
+  "invalid",
+  "accelerator label",
+  "alert",
+  "animation",
+  "arrow",
+  "calendar", // 0
+  "canvas",
+  "check box",
+  "check menu item",
+  "color chooser",
+  "column header",
+  "combo box", // 6
+  "date editor",
+  "desktop icon",
+  "desktop frame",
+  "dial",
+  "dialog",
+  "directory pane", // 12
+  "drawing area",
+  "file chooser",
+  "filler",
+  "focus traversable",
+  "font chooser",
+  "frame", // 18
+  "glass pane",
+  "html container",
+  "icon",
+  "image",
+  "internal frame",
+  "label", // 24
+  "layered pane",
+  "list",
+  "list item",
+  "menu",
+  "menu bar",
+  "menu item", // 30
+  "option pane",
+  "page tab",
+  "page tab list",
+  "panel",
+  "password text",
+  "popup menu", // 36
+  "progress bar",
+  "push button",
+  "radio button",
+  "radio menu item",
+  "root pane",
+  "row header", // 42
+  "scroll bar",
+  "scroll pane",
+  "separator",
+  "slider",
+  "spin button",
+  "split pane", // 48
+  "status bar",
+  "table",
+  "table cell",
+  "table column header",
+  "table row header",
+  "tearoff menu item", // 54
+  "terminal",
+  "text",
+  "toggle button",
+  "tool bar",
+  "tool tip",
+  "tree", // 60
+  "tree table",
+  "unknown",
+  "viewport",
+  "window",
+  "extended",
+  "header", // 66
+  "footer",
+  "paragraph",
+  "ruler",
+  "application",
+  "autocomplete",
+  "editbar", // 72
+  "embedded",
+  "entry",
+  "chart",
+  "caption",
+  "document frame",
+  "heading", // 78
+  "page",
+  "section",
+  "redundant object",
+  "form",
+  "link",
+  "input method window", // 84
+  "table row",
+  "tree item",
+  "document spreadsheet",
+  "document presentation",
+  "document text",
+  "document web", // 90
+  "document email",
+  "comment",
+  "list box",
+  "grouping",
+  "image map",
+  "notification", // 96
+  "info bar",
+  "level bar",
+  "title bar",
+  "block quote",
+  "audio",
+  "video", // 102
+  "definition",
+  "article",
+  "landmark",
+  "log",
+  "marquee",
+  "math", // 108
+  "rating",
+  "timer",
+  "static",
+  "math fraction",
+  "math root",
+  "subscript", // 114
+  "superscript",
+  "description list",
+  "description term",
+  "description value",
+  "footnote",
+  "content deletion", // 120
+  "content insertion",
+  "mark",
+  "suggestion",
+  "push button menu", // 126
+  "switch", // 130 (at-spi2-core 2.50 and later)
+]);
+
+/** Role values the tree code tests for. */
+export const Role = {
+  INVALID: 0,
+  ALERT: 2,
+  DIALOG: 16,
+  FILE_CHOOSER: 19,
+  FRAME: 23,
+  WINDOW: 69,
+  APPLICATION: 75,
+} as const;
+
+/**
+ * The name of an `AtspiRole` value; `"unknown"` for values this table does not know.
+ *
+ * @example
+ * ```ts
+ * import { roleName } from "./roles.ts";
+ * roleName(43); // "push button"
+ * ```
+ */
+export function roleName(role: number): string {
+  return ROLE_NAMES[role] ?? "unknown";
+}

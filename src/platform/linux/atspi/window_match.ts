@@ -1,0 +1,77 @@
+/**
+ * Mapping an X11 window to one of an application's top-level accessibles by geometry.
+ * AT-SPI has one tree per process, so this decides which subtree is "the window".
+ *
+ * @module
+ */
+import type { Rect } from "../../types.ts";
+
+/** One top-level accessible of the application. */
+export interface TopLevelCandidate {
+  /** Screen extents, or null when unknown. */
+  rect: Rect | null;
+  showing: boolean;
+}
+
+/** Largest L1 distance of (x, y, width, height) accepted as a match (matches cua-driver). */
+export const MAX_MATCH_DISTANCE = 160;
+/** How much closer the best candidate must be than the runner-up (matches cua-driver). */
+export const MIN_MATCH_MARGIN = 24;
+
+/**
+ * L1 distance of (x, y, width, height). A candidate at about (0, 0) is also compared
+ * as if it sat at the window's origin: GTK4 and Chromium report window-relative
+ * "screen" coordinates.
+ */
+export function rectDistance(a: Rect, window: Rect): number {
+  const size = Math.abs(a.width - window.width) + Math.abs(a.height - window.height);
+  const plain = Math.abs(a.x - window.x) + Math.abs(a.y - window.y) + size;
+  if (Math.abs(a.x) <= 2 && Math.abs(a.y) <= 2) return Math.min(plain, Math.abs(a.x) + Math.abs(a.y) + size);
+  return plain;
+}
+
+/**
+ * Picks the top level that is the window with client bounds `window`.
+ *
+ * A single candidate maps trivially. Otherwise the closest by {@linkcode rectDistance}
+ * wins when it is within {@linkcode MAX_MATCH_DISTANCE} and beats the runner-up by
+ * {@linkcode MIN_MATCH_MARGIN}; failing that, the only showing candidate, if there is one.
+ *
+ * @returns The index into `candidates`, or null when no candidate can be told apart.
+ */
+export function matchTopLevel(candidates: readonly TopLevelCandidate[], window: Rect | null): number | null {
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return 0;
+  if (window !== null) {
+    let best = -1;
+    let bestDistance = Infinity;
+    let runnerUp = Infinity;
+    candidates.forEach((candidate, i) => {
+      if (candidate.rect === null) return;
+      const d = rectDistance(candidate.rect, window);
+      if (d < bestDistance) {
+        runnerUp = bestDistance;
+        bestDistance = d;
+        best = i;
+      } else if (d < runnerUp) runnerUp = d;
+    });
+    if (best >= 0 && bestDistance <= MAX_MATCH_DISTANCE && runnerUp - bestDistance >= MIN_MATCH_MARGIN) {
+      return best;
+    }
+  }
+  const showing = candidates.flatMap((c, i) => c.showing ? [i] : []);
+  return showing.length === 1 ? showing[0] : null;
+}
+
+/**
+ * The offset to add to every "screen" frame of a window whose top level reports
+ * window-relative coordinates (origin about (0, 0) while the X11 window is elsewhere).
+ */
+export function frameOffset(topLevel: Rect | null, window: Rect | null): { dx: number; dy: number } {
+  if (!topLevel || !window) return { dx: 0, dy: 0 };
+  const atOrigin = Math.abs(topLevel.x) <= 2 && Math.abs(topLevel.y) <= 2;
+  const windowElsewhere = Math.abs(window.x) > 2 || Math.abs(window.y) > 2;
+  return atOrigin && windowElsewhere
+    ? { dx: window.x - topLevel.x, dy: window.y - topLevel.y }
+    : { dx: 0, dy: 0 };
+}
