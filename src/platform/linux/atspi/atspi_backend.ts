@@ -99,6 +99,16 @@ export class AtspiAccessibility implements AccessibilityBackend {
     }
   }
 
+  /**
+   * Connects now rather than on the first call (about 50 to 100 ms: session bus, AT-SPI
+   * bus, registry).
+   *
+   * @throws {DriverError} `accessibility_unavailable` when the bus cannot be reached.
+   */
+  async connect(): Promise<void> {
+    await this.#connection();
+  }
+
   /** Invokes the named action of an element; see {@linkcode ops.doAction}. */
   doAction(ref: unknown, actionName: string): Promise<boolean> {
     return this.#op("DoAction", ref, (bus, r) => ops.doAction(bus, r, actionName));
