@@ -69,7 +69,8 @@ console.log(
     `locate app ${phase("locate").toFixed(2)}, GetItems ${phase("items").toFixed(2)}, window match ${
       phase("match").toFixed(2)
     }, ` +
-    `supplement ${phase("supplement").toFixed(2)}, extents/actions/values ${phase("details").toFixed(2)}`,
+    `supplement with details in flight ${phase("supplement").toFixed(2)}, ` +
+    `remaining extents/actions/values ${phase("details").toFixed(2)}`,
 );
 await ax.close();
 

@@ -32,9 +32,13 @@ export interface WindowTreeOptions {
 export interface WindowTreeTimings {
   /** Finding the application of the pid (and opening its peer socket). */
   locate: number;
+  /** `Cache.GetItems` (or the object-by-object walk without a cache). */
   items: number;
+  /** Picking the window's top level. */
   match: number;
+  /** Reading what the cache left out, while the details of cached nodes are in flight. */
   supplement: number;
+  /** Waiting for the remaining details. */
   details: number;
   total: number;
   stats: DetailStats;
