@@ -28,6 +28,7 @@ export class DesktopProcess {
   readonly pid: number;
   /** Resolves when the program exits. */
   readonly status: Promise<Deno.CommandStatus>;
+  #child: Deno.ChildProcess;
   #exited = false;
   #tail: string[] = [];
   #readers: ReadableStreamDefaultReader<string>[] = [];
@@ -39,6 +40,7 @@ export class DesktopProcess {
     child: Deno.ChildProcess,
     log?: (line: string) => void,
   ) {
+    this.#child = child;
     this.pid = child.pid;
     this.status = child.status.finally(() => this.#exited = true);
     let resolveFirst: (line: string | null) => void = () => {};
@@ -86,6 +88,11 @@ export class DesktopProcess {
   /** True once the program has exited. */
   get exited(): boolean {
     return this.#exited;
+  }
+
+  /** Lets the Deno process exit while this program runs (see `Deno.ChildProcess.unref`). */
+  unref(): void {
+    this.#child.unref();
   }
 
   /** The last lines the program printed, for error messages. */

@@ -29,6 +29,8 @@ const EXIT_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /**
  * A running private desktop. Its {@linkcode env} is what a program needs to run on it.
+ * It is stopped by {@linkcode stop}, on SIGINT and SIGTERM, and when the process exits;
+ * if the process dies without running any of those, a watchdog process cleans up.
  *
  * @example
  * ```ts ignore
@@ -48,6 +50,8 @@ export class EmbeddedDesktop {
   #startupMs = 0;
   #stopping: Promise<void> | null = null;
   #signalHandlers: [Deno.Signal, () => void][] = [];
+  /** Writes to the reaper still in flight; start() waits for them. */
+  #reaperWrites: Promise<void>[] = [];
   #onUnload = () => this.#killNow();
   #abortSignal: AbortSignal | undefined;
   #onAbort = () => void this.stop();
@@ -130,6 +134,15 @@ export class EmbeddedDesktop {
     return this.#stopping !== null;
   }
 
+  /**
+   * Lets the Deno process exit while the desktop runs; the desktop is then stopped on exit.
+   * By default a running desktop, like a server, keeps the process alive until {@linkcode stop}.
+   */
+  unref(): void {
+    for (const process of this.#processes) process.unref();
+    this.#reaper.unref();
+  }
+
   /** Stops every program the desktop started and removes its files. Safe to call more than once. */
   stop(): Promise<void> {
     this.#stopping ??= this.#shutdown();
@@ -150,6 +163,7 @@ export class EmbeddedDesktop {
     const displayNumber = await xvfb.firstLine(STEP_TIMEOUT_MS, signal);
     if (!/^\d+$/.test(displayNumber)) throw xvfb.failure(`reported display "${displayNumber}"`);
     this.#display = `:${displayNumber}`;
+    this.#reaperWrites.push(this.#reaper.watchDisplay(displayNumber).catch(() => {}));
     this.#log(`Xvfb on ${this.#display}`);
 
     // The bus starts after Xvfb so that services it activates inherit DISPLAY.
@@ -161,6 +175,8 @@ export class EmbeddedDesktop {
     this.#log(`session bus at ${this.#dbusAddress}`);
 
     await Promise.all([this.#startAccessibilityBus(signal), this.#startWindowManager(signal)]);
+    // The reaper must know every group before start() returns and the caller can crash.
+    await Promise.all(this.#reaperWrites);
   }
 
   async #startAccessibilityBus(signal?: AbortSignal): Promise<void> {
@@ -207,7 +223,7 @@ export class EmbeddedDesktop {
       log: this.#log,
     });
     this.#processes.push(process);
-    void this.#reaper.watch(process.pid).catch(() => {});
+    this.#reaperWrites.push(this.#reaper.watch(process.pid).catch(() => {}));
     return process;
   }
 
@@ -260,17 +276,27 @@ export class EmbeddedDesktop {
     if (this.#display !== "") this.#log(`desktop ${this.#display} stopped`);
   }
 
-  /** Xvfb removes its socket and lock on SIGTERM, but not if it had to be killed. */
+  /**
+   * Xvfb removes its socket and lock on SIGTERM, but not if it had to be killed (and a
+   * kill in the middle of its clean-up can leave the socket without the lock).
+   */
   #removeStaleXFiles(): void {
     if (this.#xvfb === null || this.#display === "") return;
     const number = this.#display.slice(1);
     const lock = `/tmp/.X${number}-lock`;
+    let owner: number | null = null;
     try {
-      if (Number(Deno.readTextFileSync(lock).trim()) !== this.#xvfb.pid) return;
-      Deno.removeSync(`/tmp/.X11-unix/X${number}`);
-      Deno.removeSync(lock);
+      owner = Number(Deno.readTextFileSync(lock).trim());
     } catch {
-      // Nothing stale.
+      // No lock: nobody holds the display.
+    }
+    if (owner !== null && owner !== this.#xvfb.pid) return;
+    for (const path of [lock, `/tmp/.X11-unix/X${number}`]) {
+      try {
+        Deno.removeSync(path);
+      } catch {
+        // Already gone.
+      }
     }
   }
 }
