@@ -107,7 +107,7 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
       indexOfNode.set(i, index);
       elementNodes.push(i);
       elements.push(elementRow(nodes, i, index, label, options.snapshotId, indexOfNode));
-      const value = node.value && node.value !== node.name ? ` value=${JSON.stringify(node.value)}` : "";
+      const value = node.value && node.value !== label ? ` value=${JSON.stringify(node.value)}` : "";
       const actions = node.actions.length ? ` actions=[${node.actions.join(",")}]` : "";
       const state = stateSuffix(node);
       text = `${indent}- [${index}] ${node.role} ${JSON.stringify(label)}${value}${state}${actions}`;

@@ -125,8 +125,6 @@ async function runTool(name: string, args: ParsedArgs, host: CliHost): Promise<n
     console.error(`cua-driver: ${(error as Error).message}`);
     return EXIT.usage;
   }
-  const session = args.flags.get("--session");
-  if (typeof session === "string" && toolArgs.session === undefined) toolArgs.session = session;
   return await withRuntime(args, host, async (registry) => {
     const result = await registry.call(name, toolArgs, {
       lease: `cli-${crypto.randomUUID()}`,

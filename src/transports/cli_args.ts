@@ -5,7 +5,7 @@
  * @module
  */
 
-/** Flags that take a value (the next token or `--flag=value`). */
+/** Global flags that take a value (the next token or `--flag=value`). */
 const VALUE_FLAGS = new Set([
   "--desktop",
   "--screenshot-out-file",
@@ -13,8 +13,17 @@ const VALUE_FLAGS = new Set([
   "--permission-mode",
   "--grant",
   "--capability-manifest",
-  "--session",
   "--app",
+]);
+
+/** Global switches. Any other `--flag` belongs to the command (a tool's `--key value`). */
+const SWITCHES = new Set([
+  "--help",
+  "--version",
+  "--full",
+  "--pretty",
+  "--direct",
+  "--approve-capability-manifest",
 ]);
 
 /** Parsed command line. */
@@ -26,7 +35,10 @@ export interface ParsedArgs {
   repeated: Map<string, string[]>;
 }
 
-/** Splits argv into flags and positionals. Unknown `--flags` are kept for the command to judge. */
+/**
+ * Splits argv into global flags and the command's own tokens. Unknown `--flags`
+ * stay in `positionals`, in order, for the command to judge.
+ */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags = new Map<string, string | true>();
   const repeated = new Map<string, string[]>();
@@ -37,9 +49,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (token.startsWith("--") && token.length > 2) {
-      const eq = token.indexOf("=");
-      const name = eq >= 0 ? token.slice(0, eq) : token;
+    const eq = token.indexOf("=");
+    const name = eq >= 0 ? token.slice(0, eq) : token;
+    if (token.startsWith("--") && (VALUE_FLAGS.has(name) || SWITCHES.has(name))) {
       let value: string | true = true;
       if (eq >= 0) value = token.slice(eq + 1);
       else if (VALUE_FLAGS.has(name) && i + 1 < argv.length) value = argv[++i];

@@ -7,7 +7,9 @@
 import { DriverError } from "../../core/errors.ts";
 import type { Backend, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
+import { AtspiAccessibility } from "./atspi/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
+import { X11Clipboard } from "./x11/clipboard.ts";
 import { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
 import { X11Windows } from "./x11/windows.ts";
@@ -73,15 +75,10 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
   const screen = new X11Screen(() => display.get());
   const windows = new X11Windows(() => display.get());
   const apps = new LinuxApps({ env });
-  const accessibility = {
-    tree: () => Promise.resolve({ nodes: [], truncated: false, error: "AT-SPI back end not wired yet" }),
-  };
-  const clipboard = {
-    read: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
-    writeText: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
-    writeImage: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
-    writeFiles: () => Promise.reject(new DriverError("clipboard_unavailable", "Clipboard not wired yet")),
-  };
+  const accessibility = new AtspiAccessibility({
+    windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
+  });
+  const clipboard = new X11Clipboard(displayName);
 
   return {
     os: "linux",
@@ -95,6 +92,8 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       return Promise.resolve([]);
     },
     async close() {
+      await clipboard.dispose();
+      await accessibility.close();
       screen.dispose();
       display.close();
       await desktop?.stop();

@@ -1,0 +1,54 @@
+/**
+ * Running the driver the way users do: `deno run -A src/main.ts ...` as a
+ * subprocess on the shared test desktop.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { desktopEnv } from "./desktop_env.ts";
+
+/** The entry point. */
+export const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+
+/** Environment for a driver subprocess: the desktop, a private config dir, PATH and HOME. */
+export function driverEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const configDir = Deno.makeTempDirSync({ prefix: "cua-test-config-" });
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/root",
+    CUA_DRIVER_CONFIG_DIR: configDir,
+    ...desktopEnv(),
+    ...extra,
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return env;
+}
+
+/** Arguments to run the driver with Deno. */
+export function driverArgs(...args: string[]): string[] {
+  return ["run", "-A", "--quiet", MAIN, ...args];
+}
+
+/** Runs one CLI command to completion. */
+export async function runDriver(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: driverArgs(...args),
+    env: options.env ?? driverEnv(),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}

@@ -1,0 +1,141 @@
+/**
+ * The tools/list contract: names, hints and risk classes as the reference
+ * publishes them (contract.md §1), schemas as JSON Schema objects, and a
+ * snapshot that changes only on purpose (regenerate with
+ * `deno run -A scripts/gen_contract.ts`).
+ */
+import assert from "node:assert/strict";
+import { ToolCatalog } from "../../src/core/registry.ts";
+import { allTools } from "../../tools/mod.ts";
+
+/** Reference roster (contract.md §1.0, Linux order) for the tools this build registers. */
+const REFERENCE_ORDER = [
+  "list_apps",
+  "list_windows",
+  "get_window_state",
+  "verify_state",
+  "launch_app",
+  "kill_app",
+  "bring_to_front",
+  "set_window_frame",
+  "invoke_menu",
+  "click",
+  "double_click",
+  "right_click",
+  "drag",
+  "mouse_button_down",
+  "mouse_drag",
+  "mouse_button_up",
+  "parallel_mouse_drag",
+  "type_text",
+  "press_key",
+  "hotkey",
+  "set_value",
+  "scroll",
+  "clipboard_read",
+  "clipboard_write",
+  "get_screen_size",
+  "get_desktop_state",
+  "get_cursor_position",
+  "move_cursor",
+  "set_agent_cursor_enabled",
+  "set_agent_cursor_motion",
+  "get_agent_cursor_state",
+  "set_agent_cursor_theme",
+  "check_permissions",
+  "health_report",
+  "get_config",
+  "set_config",
+  "get_accessibility_tree",
+  "zoom",
+  "page",
+  "get_browser_state",
+  "browser_prepare",
+  "browser_navigate",
+  "browser_click",
+  "browser_type",
+  "browser_dialog",
+  "browser_set_input_files",
+  "browser_download",
+  "browser_pointer",
+  "start_recording",
+  "stop_recording",
+  "get_recording_state",
+  "replay_trajectory",
+  "install_ffmpeg",
+  "start_session",
+  "escalate_session",
+  "get_session",
+  "list_sessions",
+  "get_session_state",
+  "end_session",
+  "check_for_update",
+];
+
+/** RO/DE/ID/OW and risk class per tool (contract.md §1.2-§1.10). */
+const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
+  list_apps: [true, false, true, false, "r2"],
+  list_windows: [true, false, true, false, "r2"],
+  get_window_state: [true, false, true, false, "r3"],
+  launch_app: [false, false, false, true, "r1"],
+  kill_app: [false, true, true, false, "r3"],
+  bring_to_front: [false, false, true, false, "r1"],
+  set_window_frame: [false, false, true, false, "r1"],
+  clipboard_read: [true, false, false, false, "r2"],
+  clipboard_write: [false, true, true, false, "r1"],
+  get_screen_size: [true, false, true, false, "r0"],
+  get_desktop_state: [true, false, false, false, "r3"],
+  get_cursor_position: [true, false, true, false, "r0"],
+  get_accessibility_tree: [true, false, true, false, "r2"],
+  zoom: [true, false, true, false, "r2"],
+};
+
+const catalog = new ToolCatalog(allTools);
+
+Deno.test("tools/list names are reference tools, in the reference's order", () => {
+  const names = catalog.names;
+  for (const name of names) assert.ok(REFERENCE_ORDER.includes(name), `${name} is not a reference tool`);
+  const order = names.map((n) => REFERENCE_ORDER.indexOf(n));
+  assert.deepEqual(order, [...order].sort((a, b) => a - b));
+});
+
+Deno.test("tools/list hints and risk classes match the reference", () => {
+  for (const entry of catalog.list()) {
+    const expected = EXPECTED[entry.name];
+    if (!expected) continue;
+    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = entry.annotations;
+    assert.deepEqual(
+      [readOnlyHint, destructiveHint, idempotentHint, openWorldHint, entry.risk.class],
+      expected,
+      `hints of ${entry.name}`,
+    );
+    assert.equal(entry.risk.operation_sensitive, entry.risk.class === "r2" || entry.risk.class === "r3");
+  }
+});
+
+Deno.test("tools/list schemas are closed JSON Schema objects with an error envelope branch", () => {
+  for (const entry of catalog.list()) {
+    assert.equal(entry.inputSchema.type, "object", entry.name);
+    assert.equal(entry.inputSchema.additionalProperties, false, `${entry.name} accepts unknown arguments`);
+    assert.ok(entry.description.length > 20, `${entry.name} needs a real description`);
+    if (entry.outputSchema) {
+      const anyOf = entry.outputSchema.anyOf as Record<string, unknown>[];
+      assert.equal(entry.outputSchema.type, "object");
+      assert.equal(anyOf.length, 2);
+      assert.deepEqual(anyOf[1].anyOf, [{ required: ["refusal"] }, { required: ["status"] }, {
+        required: ["code"],
+      }]);
+    }
+  }
+});
+
+Deno.test("tools/list matches the committed snapshot", async () => {
+  const snapshot = JSON.parse(
+    await Deno.readTextFile(new URL("../fixtures/tools_list.json", import.meta.url)),
+  );
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(catalog.list())),
+    snapshot,
+    "tools/list changed: review the change, then run deno run -A scripts/gen_contract.ts",
+  );
+});
