@@ -1,0 +1,245 @@
+/**
+ * PNG encoding and decoding for screenshots.
+ *
+ * Measured choices (scripts/bench_png.ts: 1920x1080, median of 20, this 2-core VM while
+ * other jobs ran, so absolute times vary by about 30 %; Deno 2.9.3, whose node:zlib is
+ * zlib-ng 1.3.0). "ui" is gtk3-widget-factory on the :77 desktop (half of it black);
+ * "photo" is the same UI over a plasma wallpaper, a worst case.
+ *
+ * - Filter Up on every row. ui at level 2: Up 116 KB, Sub 128 KB, None 130 KB, Paeth
+ *   112.5 KB, adaptive 110 KB; Up, Sub and None all cost 21-28 ms, Paeth 65-77 ms and
+ *   adaptive 150-160 ms (byte-wise JS). photo: Up 1.14 MB, Sub 1.14 MB, Paeth 1.06 MB.
+ * - zlib level 2, default strategy. zlib-ng's level 1 is deflate_quick (static Huffman codes
+ *   only): 10-15 % faster on ui but 46 % larger (169 KB), and on photo 38-43 ms vs 63-76 ms
+ *   for 1.75 MB vs 1.14 MB. Level 3 is as fast as 2 on ui for 1.4 % less, but 25 % slower on
+ *   photo for 10 % less; level 6 gets 110 KB / 0.94 MB at 1.2x / 3x the time. Z_RLE is
+ *   2.5x larger on ui (290 KB); Z_FILTERED gives the same bytes as the default.
+ *   Typical results: ui 21-28 ms, 116 KB; photo 63-76 ms, 1.14 MB.
+ * - Deflate runs on the main thread in bands of about 1 MiB with a yield between bands.
+ *   In Deno 2.9 the node:zlib `deflate` callback API is NOT off-thread: the one-shot async
+ *   call stalled the event loop for its whole duration (25 ms ui, 73 ms photo), the same
+ *   as deflateSync. Banding keeps the longest stall to 6-10 ms (ui) and 17-19 ms (photo)
+ *   at no measurable cost in time or size. Pigz-style parallel bands were measured and
+ *   rejected. In two Workers running zlib-ng (bands joined with Z_SYNC_FLUSH and a
+ *   combined adler32) they were slower on ui (29-38 ms) and no faster on photo, and need
+ *   a 90 ms Worker start-up and Workers that keep the process alive. System libz (1.2.13)
+ *   through nonblocking FFI calls deflates 3-4x slower than zlib-ng, so two parallel bands
+ *   still lose (ui 28-55 ms, photo 76-119 ms).
+ *
+ * @module
+ */
+import { setImmediate } from "node:timers";
+import zlib from "node:zlib";
+import type { RawImage } from "../../platform/types.ts";
+import { crc32 } from "./_crc32.ts";
+import { type PngFilter, PngRowFilter, unfilterRows } from "./_png_filter.ts";
+
+export type { PngFilter } from "./_png_filter.ts";
+
+/** Options for {@linkcode encodePng}. */
+export interface EncodePngOptions {
+  /** zlib level 0-9; default 2 (see the module notes for the measurements). */
+  level?: number;
+  /** Scanline filter; default "up". */
+  filter?: PngFilter;
+  /** zlib strategy (`zlib.constants.Z_DEFAULT_STRATEGY`, `Z_FILTERED`, `Z_RLE`, ...). */
+  strategy?: number;
+}
+
+/** The default zlib level: the measured best speed/size trade-off for screenshots. */
+export const DEFAULT_PNG_LEVEL = 2;
+
+const SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const BAND_BYTES = 1 << 20;
+const ZLIB_CHUNK = 1 << 18;
+
+/**
+ * Encodes tightly packed RGBA as an 8-bit, non-interlaced PNG: colour type 2 (RGB) when
+ * every pixel is opaque, else type 6 (RGBA).
+ *
+ * @param image Pixels; `data.length` must be `width * height * 4`.
+ * @param options zlib level, filter and strategy.
+ * @returns The PNG file bytes.
+ * @throws {RangeError} if the size is not positive or does not match the data.
+ * @example
+ * ```ts
+ * const red = { width: 1, height: 1, data: new Uint8Array([255, 0, 0, 255]) };
+ * const filter: PngFilter = "up";
+ * const options: EncodePngOptions = { level: DEFAULT_PNG_LEVEL, filter }; // the defaults
+ * const png = await encodePng(red, options);
+ * console.log(decodePng(png).data); // Uint8Array [255, 0, 0, 255]
+ * ```
+ */
+export async function encodePng(image: RawImage, options: EncodePngOptions = {}): Promise<Uint8Array> {
+  const { width, height } = image;
+  const words = rgbaWords(image);
+  const filter = options.filter ?? "up";
+  const zlibOptions = {
+    level: options.level ?? DEFAULT_PNG_LEVEL,
+    strategy: options.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY,
+  };
+  // Optimistically RGB: the filter reports alpha per band, and the first band with a
+  // non-opaque pixel restarts the encode as RGBA (saves a 3 ms pre-scan on opaque 1080p).
+  let bpp: 3 | 4 = 3;
+  let idat = await deflateBands(new PngRowFilter(words, width, 3, filter), height, zlibOptions);
+  if (!idat) {
+    bpp = 4;
+    idat = (await deflateBands(new PngRowFilter(words, width, 4, filter), height, zlibOptions))!;
+  }
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr.set([8, bpp === 3 ? 2 : 6, 0, 0, 0], 8); // depth, colour type, compression, filter, interlace
+  const chunks: [string, Uint8Array][] = [["IHDR", ihdr]];
+  for (const part of idat) chunks.push(["IDAT", part]);
+  chunks.push(["IEND", new Uint8Array(0)]);
+  return assemble(chunks);
+}
+
+/** Views the pixels as little-endian RGBA words, copying only if misaligned. */
+function rgbaWords(image: RawImage): Int32Array {
+  const { width, height, data } = image;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new RangeError(
+      `Cannot encode a ${width}x${height} image: width and height must be positive integers`,
+    );
+  }
+  if (data.length !== width * height * 4) {
+    throw new RangeError(
+      `Cannot encode a ${width}x${height} image from ${data.length} bytes: expected ${width * height * 4}`,
+    );
+  }
+  const aligned = data.byteOffset % 4 === 0 ? data : data.slice();
+  return new Int32Array(aligned.buffer, aligned.byteOffset, width * height);
+}
+
+/**
+ * Filters and deflates band by band into one zlib stream, yielding to the event loop
+ * between bands. Returns null, abandoning the stream, if an RGB (bpp 3) encode meets a
+ * pixel that is not opaque.
+ */
+async function deflateBands(
+  rows: PngRowFilter,
+  height: number,
+  options: { level: number; strategy: number },
+): Promise<Uint8Array[] | null> {
+  const bandRows = Math.max(1, Math.floor(BAND_BYTES / rows.stride));
+  const deflater = zlib.createDeflate({ ...options, chunkSize: ZLIB_CHUNK });
+  const output: Uint8Array[] = [];
+  deflater.on("data", (chunk: Uint8Array) => output.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    deflater.on("end", resolve);
+    deflater.on("error", reject);
+  });
+  ended.catch(() => {}); // observed below; avoids an unhandled rejection if a write fails first
+  const band = new Uint8Array(bandRows * rows.stride);
+  for (let y = 0; y < height; y += bandRows) {
+    const y1 = Math.min(height, y + bandRows);
+    const alpha = rows.filterRows(y, y1, band);
+    if (rows.bpp === 3 && alpha >> 24 !== -1) {
+      deflater.destroy();
+      return null;
+    }
+    await new Promise<void>((resolve, reject) => {
+      deflater.write(band.subarray(0, (y1 - y) * rows.stride), (error) => error ? reject(error) : resolve());
+    });
+    // setImmediate, not setTimeout(0): nested timeouts are clamped to 4 ms.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  deflater.end();
+  await ended;
+  return output;
+}
+
+function assemble(chunks: [string, Uint8Array][]): Uint8Array {
+  let size = SIGNATURE.length;
+  for (const [, data] of chunks) size += 12 + data.length;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set(SIGNATURE);
+  let at = SIGNATURE.length;
+  for (const [type, data] of chunks) {
+    view.setUint32(at, data.length);
+    for (let i = 0; i < 4; i++) out[at + 4 + i] = type.charCodeAt(i);
+    out.set(data, at + 8);
+    view.setUint32(at + 8 + data.length, crc32(out.subarray(at + 4, at + 8 + data.length)));
+    at += 12 + data.length;
+  }
+  return out;
+}
+
+/**
+ * Decodes an 8-bit, non-interlaced PNG of colour type 2 (RGB) or 6 (RGBA) into RGBA.
+ *
+ * @param bytes The PNG file.
+ * @returns Tightly packed RGBA pixels (alpha 255 for RGB sources).
+ * @throws {TypeError} for malformed files (bad signature, CRC, or data) and for unsupported
+ *   variants (other colour types, bit depths, interlacing).
+ */
+export function decodePng(bytes: Uint8Array): RawImage {
+  if (bytes.length < 8 || SIGNATURE.some((b, i) => bytes[i] !== b)) {
+    throw new TypeError("Invalid PNG: bad signature");
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let width = 0, height = 0, colourType = -1;
+  const idat: Uint8Array[] = [];
+  let at = 8;
+  for (;;) {
+    if (at + 12 > bytes.length) throw new TypeError("Invalid PNG: truncated before IEND");
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    const end = at + 8 + length;
+    if (end + 4 > bytes.length) throw new TypeError(`Invalid PNG: truncated ${type} chunk`);
+    if (crc32(bytes.subarray(at + 4, end)) !== view.getUint32(end)) {
+      throw new TypeError(`Invalid PNG: CRC mismatch in ${type} chunk`);
+    }
+    const data = bytes.subarray(at + 8, end);
+    if (type === "IHDR") {
+      width = view.getUint32(at + 8);
+      height = view.getUint32(at + 12);
+      const [depth, colour, compression, filter, interlace] = data.subarray(8, 13);
+      if (depth !== 8 || (colour !== 2 && colour !== 6)) {
+        throw new TypeError(
+          `Unsupported PNG: bit depth ${depth} colour type ${colour} (only 8-bit RGB/RGBA)`,
+        );
+      }
+      if (compression !== 0 || filter !== 0) {
+        throw new TypeError("Invalid PNG: unknown compression or filter method");
+      }
+      if (interlace !== 0) throw new TypeError("Unsupported PNG: interlaced");
+      colourType = colour;
+    } else if (type === "IDAT") {
+      idat.push(data);
+    } else if (type === "IEND") {
+      break;
+    }
+    at = end + 4;
+  }
+  if (colourType < 0 || width < 1 || height < 1) throw new TypeError("Invalid PNG: missing or empty IHDR");
+  let scanlines: Uint8Array;
+  try {
+    scanlines = zlib.inflateSync(concat(idat));
+  } catch (error) {
+    throw new TypeError("Invalid PNG: corrupt image data", { cause: error });
+  }
+  const bpp = colourType === 2 ? 3 : 4;
+  const raw = unfilterRows(scanlines, width, height, bpp);
+  if (bpp === 4) return { width, height, data: raw };
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0, j = 0; j < raw.length; i += 4, j += 3) {
+    data[i] = raw[j];
+    data[i + 1] = raw[j + 1];
+    data[i + 2] = raw[j + 2];
+    data[i + 3] = 255;
+  }
+  return { width, height, data };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) out.set(part, at), at += part.length;
+  return out;
+}
