@@ -85,23 +85,23 @@ export default defineTool({
   async run(ctx, args) {
     const window = await requireOwnedWindow(ctx, args.pid, args.window_id);
     const maxDepth = args.max_depth ?? Number.MAX_SAFE_INTEGER;
-    const [treeResult, captureResult] = await Promise.allSettled([
+    // The capture is encoded while the tree is still arriving over D-Bus.
+    const [treeResult, shotResult] = await Promise.allSettled([
       ctx.backend.accessibility.tree(
         args.pid,
         args.window_id,
         { maxNodes: args.max_elements, maxDepth },
         ctx.signal,
       ),
-      args.include_screenshot ? ctx.backend.screen.captureWindow(args.window_id) : Promise.resolve(null),
+      args.include_screenshot
+        ? ctx.backend.screen.captureWindow(args.window_id).then((captured) =>
+          encodeWindowShot(ctx, captured, args.window_id)
+        )
+        : Promise.resolve(null),
     ]);
     const tree: AxTree = treeResult.status === "fulfilled"
       ? treeResult.value
       : { nodes: [], truncated: false, error: asDriverError(treeResult.reason).message };
-
-    // Encoding overlaps with tree shaping.
-    const shot = captureResult.status === "fulfilled" && captureResult.value
-      ? encodeWindowShot(ctx, captureResult.value, args.window_id)
-      : null;
 
     const snapshotId = ctx.state.snapshots.reserveId();
     const shaped = shapeTree(tree.nodes, {
@@ -153,11 +153,11 @@ export default defineTool({
       (truncated ? " (truncated)" : "") + (structured.degraded ? " (degraded)" : "");
     const content: ContentPart[] = [{ type: "text", text: `${header}\n\n${shaped.markdown}` }];
 
-    if (captureResult.status === "rejected") {
-      const error = asDriverError(captureResult.reason);
+    if (shotResult.status === "rejected") {
+      const error = asDriverError(shotResult.reason);
       structured.screenshot_error = { code: error.code, message: error.message, hint: error.data.hint };
-    } else if (shot) {
-      const encoded = await shot;
+    } else if (shotResult.value) {
+      const encoded = shotResult.value;
       Object.assign(structured, {
         screenshot_width: encoded.width,
         screenshot_height: encoded.height,
