@@ -84,6 +84,7 @@ export class EmbeddedDesktop {
     try {
       desktop.#installCleanup(options.handleSignals ?? true);
       await desktop.#boot(width, height, options.signal);
+      if (options.signal?.aborted) throw abortedError();
     } catch (error) {
       await desktop.stop();
       throw error;
