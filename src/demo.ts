@@ -55,8 +55,8 @@ export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise
       window_id: windowId,
       x: 80,
       y: 60,
-      width: 1000,
-      height: 700,
+      width: 1400,
+      height: 800,
     });
     console.log(`\nMoved and resized the window: effect=${frame.effect} route=${frame.route}`);
 

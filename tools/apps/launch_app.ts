@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { defineTool, type ToolContext } from "../../src/core/tool.ts";
 import type { WindowInfo } from "../../src/platform/types.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { WindowRecord, windowRecord } from "../windows/_window_record.ts";
 
 const WINDOW_WAIT_MS = 3000;
 const WINDOW_POLL_MS = 100;
+/** After the window maps, how long to wait for its accessibility tree (a sign the UI is built and painted). */
+const READY_WAIT_MS = 1500;
 
 /** Launches an app without bringing anything to the front on purpose. */
 export default defineTool({
@@ -33,6 +35,7 @@ export default defineTool({
     running: z.boolean().nullable(),
     active: z.literal(false),
     windows: z.array(WindowRecord),
+    accessibility_ready: z.boolean().describe("True once the first window's accessibility tree has content"),
   }),
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   risk: "r1",
@@ -51,6 +54,7 @@ export default defineTool({
       additionalArguments: args.additional_arguments,
     });
     let windows: WindowInfo[] = [];
+    let ready = false;
     if (launched.pid !== null) {
       ctx.state.launched.set(launched.pid, {
         pid: launched.pid,
@@ -59,10 +63,11 @@ export default defineTool({
       });
       const deadline = Date.now() + WINDOW_WAIT_MS;
       while (Date.now() < deadline && !ctx.signal.aborted) {
-        windows = (await ctx.backend.windows.list()).filter((w) => w.pid === launched.pid);
+        windows = (await ctx.backend.windows.list()).filter((w) => w.pid === launched.pid && w.isOnScreen);
         if (windows.length) break;
         await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
       }
+      if (windows.length) ready = await waitForTree(ctx, launched.pid, windows[0].windowId);
     }
     const running = launched.pid === null ? null : await ctx.backend.apps.isAlive(launched.pid);
     const text = launched.pid === null
@@ -79,8 +84,29 @@ export default defineTool({
         running,
         active: false,
         windows: windows.map(windowRecord),
+        accessibility_ready: ready,
       },
       text,
     );
   },
 });
+
+/** Polls the window's accessibility tree until it has more than its root, or the wait ends. */
+async function waitForTree(ctx: ToolContext, pid: number, windowId: number): Promise<boolean> {
+  const deadline = Date.now() + READY_WAIT_MS;
+  while (Date.now() < deadline && !ctx.signal.aborted) {
+    try {
+      const tree = await ctx.backend.accessibility.tree(
+        pid,
+        windowId,
+        { maxNodes: 20, maxDepth: 4 },
+        ctx.signal,
+      );
+      if (tree.nodes.length > 1) return true;
+    } catch {
+      // Not registered yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
+  }
+  return false;
+}

@@ -10,6 +10,7 @@ import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
 import { X11Clipboard } from "./x11/clipboard.ts";
+import { enableOffscreenCapture } from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
 import { X11Windows } from "./x11/windows.ts";
@@ -29,14 +30,18 @@ export interface LinuxBackendOptions {
  */
 class DisplayHolder {
   #connection: XConnection | null = null;
+  /** True when covered windows can be captured (XComposite redirection is on). */
+  offscreenCapture = false;
   constructor(readonly name: string) {}
 
   get(): XConnection {
     if (this.#connection?.alive) return this.#connection;
     this.#connection?.close();
     this.#connection = null;
-    this.#connection = XConnection.open(this.name);
-    return this.#connection;
+    const connection = XConnection.open(this.name);
+    this.offscreenCapture = enableOffscreenCapture(connection);
+    this.#connection = connection;
+    return connection;
   }
 
   close(): void {
@@ -53,7 +58,10 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     if (options.desktop === "auto" && Deno.env.get("WAYLAND_DISPLAY")) {
       options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
     }
-    desktop = await EmbeddedDesktop.start({ log: options.log });
+    // The desktop's own programs are chatty; their output shows only with CUA_LOG=debug.
+    desktop = await EmbeddedDesktop.start({
+      log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
+    });
     options.log?.(`started embedded desktop ${desktop.display}`);
   } else if (!hasDisplay) {
     throw new DriverError("display_unavailable", "No X display: DISPLAY is not set", {
