@@ -15,6 +15,24 @@ export const XTST_SYMBOLS = {
   XTestFakeButtonEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
   // int XTestFakeKeyEvent(Display*, unsigned int keycode, Bool is_press, unsigned long delay)
   XTestFakeKeyEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  // int XTestFakeDeviceKeyEvent(Display*, XDevice *dev, unsigned int keycode, Bool is_press, int *axes,
+  //   int n_axes, unsigned long delay)
+  XTestFakeDeviceKeyEvent: {
+    parameters: ["pointer", "pointer", "u32", "i32", "buffer", "i32", "u64"],
+    result: "i32",
+  },
+  // int XTestFakeDeviceButtonEvent(Display*, XDevice *dev, unsigned int button, Bool is_press, int *axes,
+  //   int n_axes, unsigned long delay)
+  XTestFakeDeviceButtonEvent: {
+    parameters: ["pointer", "pointer", "u32", "i32", "buffer", "i32", "u64"],
+    result: "i32",
+  },
+  // int XTestFakeDeviceMotionEvent(Display*, XDevice *dev, Bool is_relative, int first_axis, int *axes,
+  //   int n_axes, unsigned long delay)
+  XTestFakeDeviceMotionEvent: {
+    parameters: ["pointer", "pointer", "i32", "i32", "buffer", "i32", "u64"],
+    result: "i32",
+  },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXtst, opened on first use. */
