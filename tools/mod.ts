@@ -15,6 +15,7 @@ import get_cursor_position from "./screen/get_cursor_position.ts";
 import get_desktop_state from "./screen/get_desktop_state.ts";
 import get_screen_size from "./screen/get_screen_size.ts";
 import zoom from "./screen/zoom.ts";
+import click from "./input/click.ts";
 import bring_to_front from "./windows/bring_to_front.ts";
 import get_window_state from "./windows/get_window_state.ts";
 import list_windows from "./windows/list_windows.ts";
@@ -29,6 +30,7 @@ export const allTools: readonly AnyTool[] = [
   kill_app,
   bring_to_front,
   set_window_frame,
+  click,
   clipboard_read,
   clipboard_write,
   get_screen_size,

@@ -17,6 +17,8 @@ export interface Capture {
   readonly displayId: string;
   /** The captured area in screen points at capture time. */
   readonly bounds: Rect;
+  /** For window and zoom captures: the window's origin at capture time (pixels are window-local). */
+  readonly windowOrigin?: { x: number; y: number };
   /** Encoded image size (after any downscale). */
   readonly imageWidth: number;
   readonly imageHeight: number;
@@ -38,6 +40,17 @@ export class CaptureRegistry {
       this.#byId.delete(oldest);
     }
     return full;
+  }
+
+  /** The latest zoom of a window taken in a session. */
+  latestZoom(sessionId: string, windowId: number): Capture | undefined {
+    let found: Capture | undefined;
+    for (const capture of this.#byId.values()) {
+      if (capture.kind === "zoom" && capture.sessionId === sessionId && capture.windowId === windowId) {
+        found = capture;
+      }
+    }
+    return found;
   }
 
   /** A capture by id. */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { InputLock } from "./action/input_lock.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
 import { SessionManager } from "./session.ts";
@@ -25,6 +26,8 @@ export class RuntimeState {
   readonly captures = new CaptureRegistry();
   readonly sessions = new SessionManager();
   readonly launched = new Map<number, LaunchedProcess>();
+  /** One action at a time, runtime-wide. */
+  readonly inputLock = new InputLock();
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",

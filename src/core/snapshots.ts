@@ -22,6 +22,10 @@ export interface SnapshotElement<Ref = unknown> {
   readonly label: string;
   /** Back-end handle used to act on the element later (bus name and path on Linux). */
   readonly ref: Ref;
+  /** Screen frame when the snapshot was taken, if known. */
+  readonly frame?: { x: number; y: number; width: number; height: number } | null;
+  /** Action names when the snapshot was taken. */
+  readonly actions?: readonly string[];
 }
 
 /** A registered accessibility snapshot of one window. */

@@ -180,10 +180,53 @@ export interface AxTree {
   error: string | null;
 }
 
-/** Accessibility trees. */
+/** An element's states as booleans plus every state name. */
+export interface ElementState {
+  enabled: boolean;
+  focused: boolean;
+  focusable: boolean;
+  showing: boolean;
+  visible: boolean;
+  editable: boolean;
+  checked: boolean;
+  selected: boolean;
+  /** True when checked/selected is meaningful for the element. */
+  toggleable: boolean;
+  names: string[];
+}
+
+/** A numeric value and its range. */
+export interface ValueRange {
+  current: number;
+  min: number;
+  max: number;
+  /** Smallest step; 0 when the platform does not say. */
+  step: number;
+}
+
+/**
+ * Accessibility trees and operations on one element. `ref` is the opaque handle
+ * an {@linkcode AxNode} carried; a ref whose object is gone throws `stale_element_token`.
+ */
 export interface AccessibilityBackend {
   /** The accessibility tree of the window `windowId` owned by `pid`. */
   tree(pid: number, windowId: number, options: AxSnapshotOptions, signal: AbortSignal): Promise<AxTree>;
+  /** Action names, in the platform's order. */
+  actionNames(ref: unknown): Promise<string[]>;
+  /** Invokes the named action; false when the toolkit refused. */
+  doAction(ref: unknown, actionName: string): Promise<boolean>;
+  state(ref: unknown): Promise<ElementState>;
+  /** Screen-absolute frame, or null when the element has no geometry. */
+  frame(ref: unknown): Promise<Rect | null>;
+  /** Full text of a text element. */
+  text(ref: unknown): Promise<string>;
+  /** Caret offset in characters, -1 when unknown. */
+  caretOffset(ref: unknown): Promise<number>;
+  insertText(ref: unknown, offset: number, text: string): Promise<boolean>;
+  setText(ref: unknown, text: string): Promise<boolean>;
+  value(ref: unknown): Promise<ValueRange>;
+  setValue(ref: unknown, value: number): Promise<void>;
+  grabFocus(ref: unknown): Promise<boolean>;
 }
 
 /** What the clipboard holds. */
@@ -201,6 +244,77 @@ export interface ClipboardBackend {
   writeText(text: string): Promise<string[]>;
   writeImage(png: Uint8Array): Promise<string[]>;
   writeFiles(paths: string[]): Promise<string[]>;
+}
+
+/** Mouse buttons. */
+export type MouseButton = "left" | "right" | "middle" | "back" | "forward";
+
+/**
+ * Where input goes: `background` drives a private pointer and keyboard that never
+ * move the user's pointer or focus; `global` is the user's own pointer and keyboard
+ * (foreground transactions and desktop scope).
+ */
+export type InputChannel = "background" | "global";
+
+/** A pointer of one channel. */
+export interface RawPointer {
+  /** Absolute motion to a screen point. */
+  move(point: Point): Promise<void>;
+  button(button: MouseButton, down: boolean): Promise<void>;
+  /** Wheel detents; positive dy scrolls down, positive dx right. */
+  wheel(dx: number, dy: number): Promise<void>;
+  /** Releases every button this pointer holds. */
+  releaseAll(): Promise<void>;
+  /** Waits until the window system processed everything sent. */
+  sync(): Promise<void>;
+}
+
+/** A keyboard of one channel. Keys are canonical names or single characters. */
+export interface RawKeyboard {
+  /** Presses and releases a key with modifiers held (canonical names: ctrl, shift, alt, super). */
+  press(key: string, modifiers: readonly string[]): Promise<void>;
+  down(key: string): Promise<void>;
+  up(key: string): Promise<void>;
+  /** Types text; returns how many characters were delivered. */
+  typeText(text: string, delayMs?: number): Promise<number>;
+  /** Releases every key and modifier this keyboard still holds. */
+  releaseAll(): Promise<void>;
+}
+
+/** The toolkit of an app, deciding which background routes land. */
+export type Toolkit = "gtk3" | "gtk4" | "qt" | "chromium" | "webkit" | "unknown";
+
+/** What input may disturb, read at one moment. */
+export interface DesktopObservation {
+  activeWindow: number | null;
+  /** The top-level window holding the core keyboard focus. */
+  focusWindow: number | null;
+  pointer: Point;
+  /** Window ids bottom to top. */
+  stacking: number[];
+}
+
+/** Synthesized input and the transactions around it. */
+export interface InputBackend {
+  /** True when background (private pointer/keyboard) input exists on this desktop. */
+  backgroundAvailable(): Promise<boolean>;
+  pointer(channel: InputChannel): Promise<RawPointer>;
+  keyboard(channel: InputChannel): Promise<RawKeyboard>;
+  /** Points the background keyboard at a window for `body`, then restores the previous active window. */
+  withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T>;
+  /**
+   * Activates a window (confirmed), runs `body` with global input, then restores the
+   * previously active window, focus and pointer position.
+   *
+   * @throws {DriverError} `foreground_unavailable` when activation is not confirmed (nothing sent).
+   */
+  withForeground<T>(windowId: number, body: () => Promise<T>): Promise<T>;
+  /** True when real pointer input at `point` reaches `windowId` (nothing covers it there). */
+  windowOnTopAt(windowId: number, point: Point): Promise<boolean>;
+  toolkit(pid: number): Promise<Toolkit>;
+  observe(): Promise<DesktopObservation>;
+  /** Releases every button and key held on any channel (run after every action, even a failed one). */
+  releaseAll(): Promise<void>;
 }
 
 /** One checked OS facility. */
@@ -221,6 +335,7 @@ export interface Backend {
   readonly apps: AppBackend;
   readonly accessibility: AccessibilityBackend;
   readonly clipboard: ClipboardBackend;
+  readonly input: InputBackend;
   permissions(): Promise<PermissionCheck[]>;
   /** Releases native resources. */
   close(): Promise<void>;

@@ -26,6 +26,7 @@ export function unsupportedBackend(os: "darwin" | "windows", planned: string): B
     apps: facility("apps") as Backend["apps"],
     accessibility: facility("accessibility") as Backend["accessibility"],
     clipboard: facility("clipboard") as Backend["clipboard"],
+    input: facility("input") as Backend["input"],
     permissions: refuse("permissions"),
     close: () => Promise.resolve(),
   };

@@ -137,36 +137,36 @@ Deno.test({
 
       await t.step("doAction toggles a toggle button and getState sees it", async () => {
         const toggle = enabled(tree, "toggle button", "togglebutton");
-        const before = (await ax.getState(toggle.ref)).checked;
+        const before = (await ax.state(toggle.ref)).checked;
         assert.equal(await ax.doAction(toggle.ref, "click"), true);
         await poll(
           "the toggle state",
           3000,
-          async () => (await ax.getState(toggle.ref)).checked !== before || null,
+          async () => (await ax.state(toggle.ref)).checked !== before || null,
         );
         await ax.doAction(toggle.ref, "Click"); // restore; localized names match too
         await poll(
           "the toggle state",
           3000,
-          async () => (await ax.getState(toggle.ref)).checked === before || null,
+          async () => (await ax.state(toggle.ref)).checked === before || null,
         );
       });
 
       await t.step("getValue and setValue drive a slider", async () => {
         const slider = enabled(tree, "slider");
-        const before = await ax.getValue(slider.ref);
+        const before = (await ax.value(slider.ref)).current;
         await ax.setValue(slider.ref, before === 60 ? 40 : 60);
-        assert.equal(await ax.getValue(slider.ref), before === 60 ? 40 : 60);
+        assert.equal((await ax.value(slider.ref)).current, before === 60 ? 40 : 60);
         await ax.setValue(slider.ref, before);
       });
 
       await t.step("text operations edit an entry", async () => {
         const entry = tree.nodes.find((n) => n.role === "text" && n.enabled && n.value === "entry")!;
-        assert.equal(await ax.getText(entry.ref), "entry");
-        assert.equal(await ax.setTextContents(entry.ref, "héllo"), true);
+        assert.equal(await ax.text(entry.ref), "entry");
+        assert.equal(await ax.setText(entry.ref, "héllo"), true);
         assert.equal(await ax.insertText(entry.ref, 5, " wörld"), true);
-        assert.equal(await ax.getText(entry.ref), "héllo wörld");
-        await ax.setTextContents(entry.ref, "entry");
+        assert.equal(await ax.text(entry.ref), "héllo wörld");
+        await ax.setText(entry.ref, "entry");
       });
 
       await t.step("a warm snapshot is fast", async () => {

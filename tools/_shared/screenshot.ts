@@ -26,7 +26,13 @@ export interface EncodedShot {
 export async function encodeShot(
   ctx: ToolContext,
   image: RawImage,
-  where: { kind: "window" | "display"; windowId: number | null; displayId: string; bounds: Rect },
+  where: {
+    kind: "window" | "display";
+    windowId: number | null;
+    displayId: string;
+    bounds: Rect;
+    windowOrigin?: { x: number; y: number };
+  },
   maxDimension: number,
 ): Promise<EncodedShot> {
   const size = fitWithin(image.width, image.height, maxDimension);

@@ -87,6 +87,7 @@ export default defineTool({
       windowId: args.window_id,
       displayId: context.displayId,
       bounds: region,
+      windowOrigin: { x: bounds.x, y: bounds.y },
       imageWidth: scaled.width,
       imageHeight: scaled.height,
       sessionId: ctx.session.id,

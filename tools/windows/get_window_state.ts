@@ -118,6 +118,8 @@ export default defineTool({
         role: row.role,
         label: row.label,
         ref: tree.nodes[shaped.elementNodes[i]].ref,
+        frame: tree.nodes[shaped.elementNodes[i]].frame,
+        actions: tree.nodes[shaped.elementNodes[i]].actions,
       })),
       snapshotId,
     );
@@ -183,7 +185,13 @@ function encodeWindowShot(
   return encodeShot(
     ctx,
     captured.image,
-    { kind: "window", windowId, displayId: "primary", bounds: captured.bounds },
+    {
+      kind: "window",
+      windowId,
+      displayId: "primary",
+      bounds: captured.bounds,
+      windowOrigin: { x: captured.bounds.x, y: captured.bounds.y },
+    },
     ctx.state.config.values.max_image_dimension,
   );
 }

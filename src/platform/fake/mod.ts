@@ -11,12 +11,18 @@ import type {
   AxTree,
   Backend,
   ClipboardContent,
+  DesktopObservation,
   DisplayInfo,
+  InputChannel,
   LaunchRequest,
   LaunchResult,
+  Point,
   ProcessInfo,
   RawImage,
+  RawKeyboard,
+  RawPointer,
   Rect,
+  Toolkit,
   WindowInfo,
 } from "../types.ts";
 
@@ -40,6 +46,40 @@ export function fakeNode(partial: Partial<AxNode> & { role: string }): AxNode {
     ref: null,
     ...partial,
   };
+}
+
+/** A scripted element: AxNode.ref of fake trees. Operations mutate it. */
+export interface FakeElement {
+  actions: string[];
+  toggleable: boolean;
+  checked: boolean;
+  focused: boolean;
+  text: string | null;
+  value: number;
+  frame: Rect | null;
+  activations: number;
+}
+
+/** Builds a scripted element. */
+export function fakeElement(partial: Partial<FakeElement> = {}): FakeElement {
+  return {
+    actions: ["click"],
+    toggleable: false,
+    checked: false,
+    focused: false,
+    text: null,
+    value: 0,
+    frame: null,
+    activations: 0,
+    ...partial,
+  };
+}
+
+function element(ref: unknown): FakeElement {
+  if (typeof ref !== "object" || ref === null || !("activations" in ref)) {
+    throw new DriverError("stale_element_token", "The fake element is gone");
+  }
+  return ref as FakeElement;
 }
 
 /** A solid-colour RGBA image. */
@@ -151,6 +191,54 @@ export class FakeBackend implements Backend {
         "accessibility.tree",
         this.trees.get(windowId) ?? { nodes: [], truncated: false, error: null },
       ),
+    actionNames: (ref: unknown) => this.#record("ax.actionNames", [...element(ref).actions]),
+    doAction: (ref: unknown, name: string) => {
+      const e = element(ref);
+      if (!e.actions.includes(name)) {
+        return Promise.reject(new DriverError("invalid_arguments", `No action "${name}"`));
+      }
+      if (e.toggleable) e.checked = !e.checked;
+      e.activations++;
+      return this.#record(`ax.doAction ${name}`, true);
+    },
+    state: (ref: unknown) => {
+      const e = element(ref);
+      return this.#record("ax.state", {
+        enabled: true,
+        focused: e.focused,
+        focusable: true,
+        showing: true,
+        visible: true,
+        editable: e.text !== null,
+        checked: e.checked,
+        selected: false,
+        toggleable: e.toggleable,
+        names: [],
+      });
+    },
+    frame: (ref: unknown) => this.#record("ax.frame", element(ref).frame),
+    text: (ref: unknown) => this.#record("ax.text", element(ref).text ?? ""),
+    caretOffset: (ref: unknown) => this.#record("ax.caretOffset", (element(ref).text ?? "").length),
+    insertText: (ref: unknown, offset: number, text: string) => {
+      const e = element(ref);
+      const current = e.text ?? "";
+      e.text = current.slice(0, offset) + text + current.slice(offset);
+      return this.#record("ax.insertText", true);
+    },
+    setText: (ref: unknown, text: string) => {
+      element(ref).text = text;
+      return this.#record("ax.setText", true);
+    },
+    value: (ref: unknown) =>
+      this.#record("ax.value", { current: element(ref).value, min: 0, max: 100, step: 1 }),
+    setValue: (ref: unknown, value: number) => {
+      element(ref).value = value;
+      return this.#record("ax.setValue", undefined);
+    },
+    grabFocus: (ref: unknown) => {
+      element(ref).focused = true;
+      return this.#record("ax.grabFocus", true);
+    },
   };
 
   readonly clipboard = {
@@ -168,6 +256,66 @@ export class FakeBackend implements Backend {
       return this.#record("clipboard.writeFiles", ["text/uri-list"]);
     },
   };
+
+  /** Toolkit reported for every pid. */
+  toolkitName: Toolkit = "gtk3";
+  /** Whether targets are uncovered at every point. */
+  onTop = true;
+
+  readonly input = {
+    backgroundAvailable: () => this.#record("input.backgroundAvailable", true),
+    pointer: (channel: InputChannel) => this.#record(`input.pointer ${channel}`, this.#pointer(channel)),
+    keyboard: (channel: InputChannel) => this.#record(`input.keyboard ${channel}`, this.#keyboard(channel)),
+    withBackgroundKeyboard: async <T>(windowId: number, body: () => Promise<T>) => {
+      this.calls.push(`input.withBackgroundKeyboard ${windowId}`);
+      return await body();
+    },
+    withForeground: async <T>(windowId: number, body: () => Promise<T>) => {
+      this.calls.push(`input.withForeground ${windowId}`);
+      return await body();
+    },
+    windowOnTopAt: (_windowId: number, _point: Point) => this.#record("input.windowOnTopAt", this.onTop),
+    toolkit: (_pid: number) => this.#record("input.toolkit", this.toolkitName),
+    releaseAll: () => this.#record("input.releaseAll", undefined),
+    observe: () =>
+      this.#record<DesktopObservation>("input.observe", {
+        activeWindow: this.windowsList.at(-1)?.windowId ?? null,
+        focusWindow: this.windowsList.at(-1)?.windowId ?? null,
+        pointer: { ...this.cursor },
+        stacking: this.windowsList.map((w) => w.windowId),
+      }),
+  };
+
+  #pointer(channel: InputChannel): RawPointer {
+    const log = (what: string) => {
+      this.calls.push(`pointer.${channel}.${what}`);
+      return Promise.resolve();
+    };
+    return {
+      move: (p) => log(`move ${p.x},${p.y}`),
+      button: (b, down) => log(`${down ? "down" : "up"} ${b}`),
+      wheel: (dx, dy) => log(`wheel ${dx},${dy}`),
+      releaseAll: () => log("releaseAll"),
+      sync: () => Promise.resolve(),
+    };
+  }
+
+  #keyboard(channel: InputChannel): RawKeyboard {
+    const log = (what: string) => {
+      this.calls.push(`keyboard.${channel}.${what}`);
+      return Promise.resolve();
+    };
+    return {
+      press: (key, modifiers) => log(`press ${[...modifiers, key].join("+")}`),
+      down: (key) => log(`down ${key}`),
+      up: (key) => log(`up ${key}`),
+      typeText: async (text) => {
+        await log(`type ${text}`);
+        return [...text].length;
+      },
+      releaseAll: () => log("releaseAll"),
+    };
+  }
 
   permissions() {
     return this.#record("permissions", []);

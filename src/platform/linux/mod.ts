@@ -9,6 +9,7 @@ import type { Backend, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
+import { X11Input } from "./input/mod.ts";
 import { X11Clipboard } from "./x11/clipboard.ts";
 import { enableOffscreenCapture } from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
@@ -83,6 +84,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
   const screen = new X11Screen(() => display.get());
   const windows = new X11Windows(() => display.get());
   const apps = new LinuxApps({ env });
+  const input = new X11Input(() => display.get());
   const accessibility = new AtspiAccessibility({
     windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
   });
@@ -96,10 +98,12 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     apps,
     accessibility,
     clipboard,
+    input,
     permissions(): Promise<PermissionCheck[]> {
       return Promise.resolve([]);
     },
     async close() {
+      input.close();
       await clipboard.dispose();
       await accessibility.close();
       screen.dispose();

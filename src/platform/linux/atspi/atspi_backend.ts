@@ -4,7 +4,7 @@
  * @module
  */
 import { DriverError } from "../../../core/errors.ts";
-import type { AccessibilityBackend, AxSnapshotOptions, AxTree, Rect } from "../../types.ts";
+import type { AccessibilityBackend, AxSnapshotOptions, AxTree, Rect, ValueRange } from "../../types.ts";
 import { DBusError } from "../dbus/mod.ts";
 import { ActionNameCache } from "./action_cache.ts";
 import { AppLocator } from "./app_locator.ts";
@@ -109,13 +109,18 @@ export class AtspiAccessibility implements AccessibilityBackend {
     await this.#connection();
   }
 
+  /** Action names of an element. */
+  async actionNames(ref: unknown): Promise<string[]> {
+    return (await this.#op("GetActions", ref, (bus, r) => ops.actionNames(bus, r))).names;
+  }
+
   /** Invokes the named action of an element; see {@linkcode ops.doAction}. */
   doAction(ref: unknown, actionName: string): Promise<boolean> {
     return this.#op("DoAction", ref, (bus, r) => ops.doAction(bus, r, actionName));
   }
 
   /** Replaces an element's text. */
-  setTextContents(ref: unknown, text: string): Promise<boolean> {
+  setText(ref: unknown, text: string): Promise<boolean> {
     return this.#op("SetTextContents", ref, (bus, r) => ops.setTextContents(bus, r, text));
   }
 
@@ -125,8 +130,13 @@ export class AtspiAccessibility implements AccessibilityBackend {
   }
 
   /** An element's full text. */
-  getText(ref: unknown): Promise<string> {
+  text(ref: unknown): Promise<string> {
     return this.#op("GetText", ref, (bus, r) => ops.getText(bus, r));
+  }
+
+  /** The caret offset, -1 when unknown. */
+  caretOffset(ref: unknown): Promise<number> {
+    return this.#op("CaretOffset", ref, (bus, r) => ops.caretOffset(bus, r));
   }
 
   /** Sets an element's numeric value. */
@@ -134,9 +144,14 @@ export class AtspiAccessibility implements AccessibilityBackend {
     return this.#op("SetCurrentValue", ref, (bus, r) => ops.setValue(bus, r, value));
   }
 
-  /** An element's numeric value. */
-  getValue(ref: unknown): Promise<number> {
-    return this.#op("CurrentValue", ref, (bus, r) => ops.getValue(bus, r));
+  /** An element's numeric value and range. */
+  value(ref: unknown): Promise<ValueRange> {
+    return this.#op("CurrentValue", ref, (bus, r) => ops.getValueRange(bus, r));
+  }
+
+  /** An element's screen frame. */
+  frame(ref: unknown): Promise<Rect | null> {
+    return this.#op("GetExtents", ref, (bus, r) => ops.getExtents(bus, r));
   }
 
   /** Moves keyboard focus to an element. */
@@ -145,7 +160,7 @@ export class AtspiAccessibility implements AccessibilityBackend {
   }
 
   /** An element's current states. */
-  getState(ref: unknown): Promise<ops.ElementState> {
+  state(ref: unknown): Promise<ops.ElementState> {
     return this.#op("GetState", ref, (bus, r) => ops.getState(bus, r));
   }
 

@@ -7,7 +7,7 @@
 import { DriverError } from "../../../core/errors.ts";
 import { DBusError, variant } from "../dbus/mod.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
-import { AtspiPath, Iface } from "./interfaces.ts";
+import { AtspiPath, CoordType, Iface } from "./interfaces.ts";
 import { decodeStates, type NodeStates, stateNames } from "./states.ts";
 
 /** The handle an `AxNode.ref` carries on Linux. */
@@ -176,6 +176,35 @@ export async function insertText(
 /** The current numeric value (`Value.CurrentValue`). */
 export async function getValue(bus: AtspiCaller, ref: AtspiRef): Promise<number> {
   return Number(await bus.property(ref.bus, ref.path, Iface.VALUE, "CurrentValue"));
+}
+
+/** The numeric value and its range (`Value` properties). */
+export async function getValueRange(
+  bus: AtspiCaller,
+  ref: AtspiRef,
+): Promise<{ current: number; min: number; max: number; step: number }> {
+  const read = (name: string) => bus.property(ref.bus, ref.path, Iface.VALUE, name).then(Number, () => NaN);
+  const [current, min, max, step] = await Promise.all(
+    ["CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"].map(read),
+  );
+  return { current, min, max, step: Number.isFinite(step) ? step : 0 };
+}
+
+/** The caret offset in characters (`Text.CaretOffset`), -1 when unknown. */
+export async function caretOffset(bus: AtspiCaller, ref: AtspiRef): Promise<number> {
+  const offset = await bus.property(ref.bus, ref.path, Iface.TEXT, "CaretOffset").catch(() => -1);
+  return typeof offset === "number" ? offset : -1;
+}
+
+/** Screen-absolute extents (`Component.GetExtents(SCREEN)`), null without geometry. */
+export async function getExtents(
+  bus: AtspiCaller,
+  ref: AtspiRef,
+): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  const [extents] = await bus.call(ref.bus, ref.path, Iface.COMPONENT, "GetExtents", "u", [CoordType.SCREEN]);
+  const [x, y, width, height] = extents as number[];
+  if (width <= 0 || height <= 0 || x < -16384 || y < -16384) return null;
+  return { x, y, width, height };
 }
 
 /** Sets the numeric value (`Value.CurrentValue`). */

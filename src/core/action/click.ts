@@ -1,0 +1,234 @@
+/**
+ * The click ladder: element action in background, then pixel in background
+ * (a private pointer when nothing covers the point, else the element under the
+ * point), then foreground as a transaction. Desktop scope uses the user's pointer.
+ *
+ * @module
+ */
+import type { MouseButton, Point, RawPointer, Toolkit } from "../../platform/types.ts";
+import { DriverError } from "../errors.ts";
+import type { ToolContext } from "../tool.ts";
+import { heldModifiers } from "./modifiers.ts";
+import type { Outcome } from "./outcome.ts";
+import { elementCenter } from "./pointing.ts";
+import { elementAt, PASSIVE_ROLES, toggleState, waitForChange } from "./readback.ts";
+import type { ActionTarget } from "./target.ts";
+
+/** What to press. */
+export interface ClickGesture {
+  button: MouseButton;
+  count: number;
+  modifiers: string[];
+}
+
+/** Delivery modes of the ladder. */
+export type DeliveryMode = "background" | "foreground";
+
+const ACTIVATION = /^(click|press|activate|toggle|open|jump|dodefault|invoke|clickancestor|check|uncheck)$/;
+const CLICK_GAP_MS = 40;
+
+/** The first activation action of an element (never blindly action 0), or null. */
+export async function activationAction(ctx: ToolContext, ref: unknown): Promise<string | null> {
+  const names = await ctx.backend.accessibility.actionNames(ref);
+  return names.find((name) =>
+    ACTIVATION.test(name.split(".").pop()!.replace(/[^a-z]/gi, "").toLowerCase())
+  ) ?? null;
+}
+
+/** Presses and releases a button `count` times at a point. */
+export async function clickAt(pointer: RawPointer, point: Point, gesture: ClickGesture): Promise<void> {
+  await pointer.move(point);
+  for (let i = 0; i < gesture.count; i++) {
+    await pointer.button(gesture.button, true);
+    await pointer.button(gesture.button, false);
+    if (i < gesture.count - 1) await new Promise((resolve) => setTimeout(resolve, CLICK_GAP_MS));
+  }
+  await pointer.sync();
+}
+
+/** Refuses background input a toolkit is known to drop. */
+export function refuseBackgroundFor(toolkit: Toolkit, what: "pointer" | "keyboard"): void {
+  if (toolkit === "chromium") {
+    throw new DriverError(
+      "background_unavailable",
+      `Background ${what} input to a Chromium/Electron window is dropped by its renderer; nothing was sent`,
+      {
+        effect: "refused",
+        toolkit,
+        escalation: { recommended: "page", reason: "renderer_drops_background_input" },
+        suggestion:
+          'bind the window with get_browser_state and use the browser tools, or retry with delivery_mode "foreground"',
+        hint:
+          'use the page rung (get_browser_state, then browser_click/browser_type) or delivery_mode "foreground"',
+      },
+    );
+  }
+  if (toolkit === "webkit") {
+    throw new DriverError(
+      "background_unavailable",
+      `Background ${what} input to a WebKitGTK window does not reach its web content; nothing was sent`,
+      {
+        effect: "refused",
+        toolkit,
+        escalation: { recommended: "foreground", reason: "webkit_drops_background_input" },
+        suggestion: 'Retry this action with delivery_mode:"foreground".',
+        hint: 'retry with delivery_mode "foreground"',
+      },
+    );
+  }
+}
+
+/**
+ * Runs one click. `point` is required for pixel clicks and for desktop scope;
+ * element clicks take the element from the target.
+ */
+export async function performClick(
+  ctx: ToolContext,
+  target: ActionTarget,
+  point: Point | null,
+  gesture: ClickGesture,
+  mode: DeliveryMode,
+): Promise<Outcome> {
+  const label = `${
+    gesture.count === 2 ? "double-" : gesture.count === 3 ? "triple-" : ""
+  }${gesture.button} click`;
+  if (target.scope === "desktop") {
+    const pointer = await ctx.backend.input.pointer("global");
+    await heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, point!, gesture));
+    return {
+      effect: "unverifiable",
+      route: "global_input",
+      mode: "not_applicable",
+      deliveredCount: gesture.count,
+      summary: `${label} at screen (${point!.x}, ${point!.y})`,
+    };
+  }
+  const element = target.element?.element ?? null;
+  const snapshotHit = point ? elementAt(ctx.state.snapshots.current(target.windowId), point) : element;
+  const subject = snapshotHit?.ref ?? null;
+  const subjectRole = snapshotHit?.role ?? "";
+  const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
+
+  let outcome: Omit<Outcome, "effect" | "evidence">;
+  if (mode === "foreground") {
+    const at = point ?? await elementCenter(ctx, element!.ref);
+    const pointer = await ctx.backend.input.pointer("global");
+    await ctx.backend.input.withForeground(
+      target.windowId,
+      () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
+    );
+    outcome = {
+      route: "global_input",
+      mode: "foreground",
+      deliveredCount: gesture.count,
+      summary:
+        `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
+    };
+  } else {
+    outcome = await backgroundClick(ctx, target, point, gesture, label);
+  }
+
+  if (subject !== null && before !== null) {
+    const { changed } = await waitForChange(() => toggleState(ctx, subject, subjectRole), before);
+    if (changed) return { ...outcome, effect: "confirmed", evidence: ["value_readback"] };
+    if (gesture.count % 2 === 1 && gesture.button === "left") {
+      return { ...outcome, effect: "suspected_noop", escalation: escalate(mode, "suspected_noop") };
+    }
+  }
+  if (snapshotHit && PASSIVE_ROLES.has(snapshotHit.role) && outcome.route === "accessibility") {
+    return {
+      ...outcome,
+      effect: "suspected_noop",
+      escalation: { target: "pixel", reason: "suspected_noop" },
+    };
+  }
+  return { ...outcome, effect: "unverifiable" };
+}
+
+function escalate(mode: DeliveryMode, reason: "suspected_noop"): Outcome["escalation"] {
+  return mode === "background" ? { target: "foreground", reason } : undefined;
+}
+
+async function backgroundClick(
+  ctx: ToolContext,
+  target: Extract<ActionTarget, { scope: "window" }>,
+  point: Point | null,
+  gesture: ClickGesture,
+  label: string,
+): Promise<Omit<Outcome, "effect" | "evidence">> {
+  const plain = gesture.button === "left" && gesture.count === 1 && gesture.modifiers.length === 0;
+  const named = target.element?.element ?? null;
+  // 1. Element, background: the accessibility action (works whatever covers the window).
+  if (plain && named) {
+    const done = await accessibilityClick(ctx, named);
+    if (done) return done;
+  }
+  const toolkit = await ctx.backend.input.toolkit(target.pid);
+  refuseBackgroundFor(toolkit, "pointer");
+  const at = point ?? await elementCenter(ctx, named!.ref);
+  // 2. Pixel, background: a private pointer where nothing covers the target...
+  const onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
+  if (onTop && await ctx.backend.input.backgroundAvailable()) {
+    const pointer = await ctx.backend.input.pointer("background");
+    await heldModifiers(
+      ctx,
+      "background",
+      gesture.modifiers,
+      () => clickAt(pointer, at, gesture),
+      target.windowId,
+    );
+    return {
+      route: "global_input",
+      mode: "background",
+      deliveredCount: gesture.count,
+      summary: `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`,
+    };
+  }
+  // ...else the element under the point, through accessibility (left click only).
+  const hit = plain && point ? elementAt(ctx.state.snapshots.current(target.windowId), point) : null;
+  if (hit) {
+    const done = await accessibilityClick(ctx, hit);
+    if (done) {
+      return {
+        ...done,
+        summary: `${done.summary} (the element under (${at.x}, ${at.y}); the point is covered)`,
+      };
+    }
+  }
+  throw new DriverError(
+    "background_unavailable",
+    onTop
+      ? "This X server has no XInput2 for background pointer input; nothing was sent"
+      : `Another window covers window ${target.windowId} at (${at.x}, ${at.y}); background pointer input would land there, so nothing was sent`,
+    {
+      effect: "refused",
+      escalation: { recommended: "foreground", reason: onTop ? "no_private_pointer" : "target_covered" },
+      suggestion: 'Retry this action with delivery_mode:"foreground".',
+      hint: 'retry with delivery_mode "foreground"' + (onTop ? "" : " or act on an element_token"),
+    },
+  );
+}
+
+/** Fires an element's activation action; null when it has none. */
+async function accessibilityClick(
+  ctx: ToolContext,
+  element: { ref: unknown; role: string; label: string },
+): Promise<Omit<Outcome, "effect" | "evidence"> | null> {
+  const action = await activationAction(ctx, element.ref);
+  if (!action) return null;
+  if (!(await ctx.backend.accessibility.doAction(element.ref, action))) {
+    throw new DriverError(
+      "delivery_failed",
+      `The app refused the "${action}" action of ${element.role} "${element.label}"`,
+      {
+        hint: 'retry by pixel or with delivery_mode "foreground"',
+      },
+    );
+  }
+  return {
+    route: "accessibility",
+    mode: "background",
+    deliveredCount: 1,
+    summary: `${action} on ${element.role} ${JSON.stringify(element.label)} through AT-SPI`,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The X11 input back end: XTEST for the user's pointer and keyboard, an agent
+ * XInput2 master for background input, the foreground transaction, and the
+ * checks that decide which route can land.
+ *
+ * @module
+ */
+import type {
+  DesktopObservation,
+  InputBackend,
+  InputChannel,
+  Point,
+  RawKeyboard,
+  RawPointer,
+  Toolkit,
+} from "../../types.ts";
+import type { XConnection } from "../x11/connection.ts";
+import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
+import { withBackgroundKeyboard } from "./background_keyboard.ts";
+import { observeDesktop } from "./desktop_observer.ts";
+import { withForeground } from "./foreground.ts";
+import { createKeyboard } from "./keyboard_channel.ts";
+import { X11Pointer } from "./pointer.ts";
+import { windowOnTopAt } from "./stacking.ts";
+import { detectToolkit } from "./toolkit.ts";
+
+/** Per-connection input devices, rebuilt when the X connection is replaced. */
+interface Devices {
+  conn: XConnection;
+  agent: AgentMaster | null;
+  pointers: Partial<Record<InputChannel, X11Pointer>>;
+  keyboards: Partial<Record<InputChannel, RawKeyboard>>;
+}
+
+/** Input on one X display. */
+export class X11Input implements InputBackend {
+  #devices: Devices | null = null;
+  #background: boolean | null = null;
+  readonly #toolkits = new Map<number, Promise<Toolkit>>();
+
+  constructor(readonly connection: () => XConnection) {}
+
+  #current(): Devices {
+    const conn = this.connection();
+    if (!this.#devices || this.#devices.conn !== conn) {
+      this.#devices?.agent?.close();
+      this.#devices = { conn, agent: null, pointers: {}, keyboards: {} };
+      this.#background = null;
+    }
+    return this.#devices;
+  }
+
+  #agent(): AgentMaster {
+    const devices = this.#current();
+    if (!devices.agent?.alive) {
+      removeStaleMasters(devices.conn);
+      devices.agent = AgentMaster.create(devices.conn);
+      devices.pointers.background = undefined;
+      devices.keyboards.background = undefined;
+    }
+    return devices.agent;
+  }
+
+  backgroundAvailable(): Promise<boolean> {
+    const devices = this.#current();
+    this.#background ??= xinput2Available(devices.conn);
+    return Promise.resolve(this.#background);
+  }
+
+  pointer(channel: InputChannel): Promise<RawPointer> {
+    const devices = this.#current();
+    const agent = channel === "background" ? this.#agent() : null;
+    devices.pointers[channel] ??= new X11Pointer(devices.conn, agent);
+    return Promise.resolve(devices.pointers[channel]!);
+  }
+
+  keyboard(channel: InputChannel): Promise<RawKeyboard> {
+    const devices = this.#current();
+    const agent = channel === "background" ? this.#agent() : null;
+    devices.keyboards[channel] ??= createKeyboard(devices.conn, agent);
+    return Promise.resolve(devices.keyboards[channel]!);
+  }
+
+  withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T> {
+    const devices = this.#current();
+    return withBackgroundKeyboard(devices.conn, this.#agent(), windowId, body);
+  }
+
+  withForeground<T>(windowId: number, body: () => Promise<T>): Promise<T> {
+    return withForeground(this.#current().conn, windowId, body);
+  }
+
+  windowOnTopAt(windowId: number, point: Point): Promise<boolean> {
+    return Promise.resolve(windowOnTopAt(this.#current().conn, windowId, point));
+  }
+
+  toolkit(pid: number): Promise<Toolkit> {
+    let known = this.#toolkits.get(pid);
+    if (!known) {
+      known = detectToolkit(pid);
+      this.#toolkits.set(pid, known);
+    }
+    return known;
+  }
+
+  observe(): Promise<DesktopObservation> {
+    return Promise.resolve(observeDesktop(this.#current().conn));
+  }
+
+  async releaseAll(): Promise<void> {
+    const devices = this.#devices;
+    if (!devices || !devices.conn.alive) return;
+    for (const pointer of Object.values(devices.pointers)) await pointer?.releaseAll();
+    for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll();
+  }
+
+  /** Removes the agent master. */
+  close(): void {
+    this.#devices?.agent?.close();
+    this.#devices = null;
+  }
+}

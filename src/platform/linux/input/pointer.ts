@@ -1,0 +1,98 @@
+/**
+ * Pointer input through XTEST: the core pointer (foreground and desktop scope;
+ * the user's pointer moves) or an agent master's XTEST slave (background; the
+ * core pointer stays where the user left it).
+ *
+ * @module
+ */
+import { x11 } from "../../../../ffi/linux/x11.ts";
+import { xtst } from "../../../../ffi/linux/xtst.ts";
+import type { MouseButton, Point, RawPointer } from "../../types.ts";
+import type { XConnection } from "../x11/connection.ts";
+import type { AgentMaster } from "./agent_master.ts";
+
+/** X button numbers. */
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
+
+/** A pointer driven through XTEST, remembering which buttons it holds. */
+export class X11Pointer implements RawPointer {
+  readonly #held = new Set<number>();
+  #position: Point | null = null;
+
+  /** `agent` null drives the core pointer. */
+  constructor(readonly conn: XConnection, readonly agent: AgentMaster | null) {}
+
+  /** Absolute motion to a screen point. */
+  move(point: Point): Promise<void> {
+    const display = this.conn.unsafeDisplay();
+    const x = Math.round(point.x), y = Math.round(point.y);
+    if (this.agent) {
+      xtst.symbols.XTestFakeDeviceMotionEvent(
+        display,
+        this.agent.pointerDevice,
+        0,
+        0,
+        new Int32Array([x, y]),
+        2,
+        0n,
+      );
+    } else {
+      xtst.symbols.XTestFakeMotionEvent(display, -1, x, y, 0n);
+    }
+    x11.symbols.XFlush(display);
+    this.#position = { x, y };
+    return Promise.resolve();
+  }
+
+  /** Presses or releases a button at the current position. */
+  button(button: MouseButton, down: boolean): Promise<void> {
+    this.#emitButton(BUTTONS[button], down);
+    return Promise.resolve();
+  }
+
+  /** Wheel detents: buttons 4/5 (vertical) and 6/7 (horizontal); positive dy scrolls down. */
+  async wheel(dx: number, dy: number): Promise<void> {
+    const steps: number[] = [];
+    for (let i = 0; i < Math.abs(Math.round(dy)); i++) steps.push(dy > 0 ? 5 : 4);
+    for (let i = 0; i < Math.abs(Math.round(dx)); i++) steps.push(dx > 0 ? 7 : 6);
+    for (const [i, number] of steps.entries()) {
+      this.#emitButton(number, true);
+      this.#emitButton(number, false);
+      // Toolkits coalesce wheel events that arrive in one burst.
+      if (i < steps.length - 1) await new Promise((resolve) => setTimeout(resolve, 8));
+    }
+  }
+
+  /** Releases every button this pointer still holds. */
+  releaseAll(): Promise<void> {
+    for (const number of [...this.#held]) this.#emitButton(number, false);
+    return this.sync();
+  }
+
+  /** Waits until the server has processed everything sent. */
+  sync(): Promise<void> {
+    if (this.conn.alive) x11.symbols.XSync(this.conn.unsafeDisplay(), 0);
+    return Promise.resolve();
+  }
+
+  #emitButton(number: number, down: boolean): void {
+    const display = this.conn.unsafeDisplay();
+    if (this.agent) {
+      const axes = this.#position ? new Int32Array([this.#position.x, this.#position.y]) : new Int32Array(0);
+      xtst.symbols.XTestFakeDeviceButtonEvent(
+        display,
+        this.agent.pointerDevice,
+        number,
+        down ? 1 : 0,
+        axes,
+        axes.length,
+        0n,
+      );
+    } else {
+      xtst.symbols.XTestFakeButtonEvent(display, number, down ? 1 : 0, 0n);
+    }
+    x11.symbols.XFlush(display);
+    if (down) this.#held.add(number);
+    else this.#held.delete(number);
+  }
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { performClick } from "../../src/core/action/click.ts";
+import { parseModifiers } from "../../src/core/action/modifiers.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { resolveTarget } from "../../src/core/action/target.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import {
+  buttonParam,
+  cursorIdParam,
+  deliveryMode,
+  deliveryModeParam,
+  elementParams,
+  legacyTargetParams,
+  modifierParam,
+  pointParams,
+  targetParam,
+} from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+
+/** Schema shared by click, double_click and right_click. */
+export const clickInput = z.strictObject({
+  target: targetParam,
+  ...legacyTargetParams,
+  ...elementParams,
+  ...pointParams,
+  button: buttonParam,
+  count: z.number().int().min(1).max(3).default(1).describe("Clicks: 1 single, 2 double, 3 triple"),
+  modifier: modifierParam,
+  delivery_mode: deliveryModeParam,
+  cursor_id: cursorIdParam,
+  session: sessionParam,
+});
+
+/** Runs a click-family call. */
+export function clickTool(ctx: Parameters<typeof performClick>[0], args: z.output<typeof clickInput>) {
+  return runAction(ctx, async () => {
+    const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
+    const hasPoint = args.x !== undefined || args.y !== undefined;
+    if (hasPoint && (args.x === undefined || args.y === undefined)) {
+      throw new DriverError("invalid_arguments", "Pass both x and y", {
+        field: args.x === undefined ? "x" : "y",
+      });
+    }
+    if (hasPoint && target.element) {
+      throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
+    }
+    if (!hasPoint && !target.element) {
+      throw new DriverError("invalid_arguments", "Pass an element_token, or x and y", {
+        field: "element_token",
+        hint: "take element_token or pixel coordinates from the latest get_window_state",
+      });
+    }
+    const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
+    const modifiers = parseModifiers(args.modifier ?? []);
+    return await performClick(
+      ctx,
+      target,
+      point,
+      { button: args.button, count: args.count, modifiers },
+      deliveryMode(args.delivery_mode),
+    );
+  });
+}
+
+/** Click by element or pixel, background first. */
+export default defineTool({
+  name: "click",
+  title: "Click",
+  description:
+    "Click a target: an element_token from get_window_state (AT-SPI action, background), or x, y " +
+    "pixels of the latest get_window_state screenshot (background: a private pointer that never moves yours, " +
+    'only where nothing covers the window), or target {kind:"desktop"} with screen x, y (your pointer). ' +
+    'delivery_mode "foreground" fronts the window, clicks, and restores the previous window. The result says ' +
+    "the route, whether the effect was read back (confirmed) and which rung to try next.",
+  group: "input",
+  input: clickInput,
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: [
+    "input.pointer.click",
+    "input.pointer.click.left",
+    "accessibility.element_tokens",
+    "input.delivery_mode",
+  ],
+  run: clickTool,
+});
