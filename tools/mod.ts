@@ -16,6 +16,10 @@ import get_desktop_state from "./screen/get_desktop_state.ts";
 import get_screen_size from "./screen/get_screen_size.ts";
 import zoom from "./screen/zoom.ts";
 import click from "./input/click.ts";
+import hotkey from "./input/hotkey.ts";
+import press_key from "./input/press_key.ts";
+import set_value from "./input/set_value.ts";
+import type_text from "./input/type_text.ts";
 import bring_to_front from "./windows/bring_to_front.ts";
 import get_window_state from "./windows/get_window_state.ts";
 import list_windows from "./windows/list_windows.ts";
@@ -31,6 +35,10 @@ export const allTools: readonly AnyTool[] = [
   bring_to_front,
   set_window_frame,
   click,
+  type_text,
+  press_key,
+  hotkey,
+  set_value,
   clipboard_read,
   clipboard_write,
   get_screen_size,

@@ -26,6 +26,8 @@ export interface SnapshotElement<Ref = unknown> {
   readonly frame?: { x: number; y: number; width: number; height: number } | null;
   /** Action names when the snapshot was taken. */
   readonly actions?: readonly string[];
+  /** Interfaces ("text", "editable_text", "value", ...) when the snapshot was taken. */
+  readonly interfaces?: readonly string[];
 }
 
 /** A registered accessibility snapshot of one window. */

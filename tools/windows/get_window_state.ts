@@ -120,6 +120,7 @@ export default defineTool({
         ref: tree.nodes[shaped.elementNodes[i]].ref,
         frame: tree.nodes[shaped.elementNodes[i]].frame,
         actions: tree.nodes[shaped.elementNodes[i]].actions,
+        interfaces: tree.nodes[shaped.elementNodes[i]].interfaces,
       })),
       snapshotId,
     );

@@ -1,0 +1,233 @@
+/**
+ * The keyboard ladder for type_text, press_key and hotkey: text straight into an
+ * editable element through accessibility, else keystrokes through the private
+ * keyboard (background) or the user's keyboard inside a foreground transaction,
+ * with the focused text field read back before and after.
+ *
+ * @module
+ */
+import type { Point, RawKeyboard } from "../../platform/types.ts";
+import { DriverError } from "../errors.ts";
+import type { ToolContext } from "../tool.ts";
+import { clickAt, type ClickGesture, type DeliveryMode, refuseBackgroundFor } from "./click.ts";
+import type { Outcome } from "./outcome.ts";
+import { waitForChange } from "./readback.ts";
+import type { ActionTarget } from "./target.ts";
+
+/** What to send. */
+export type KeyInput =
+  | { kind: "text"; text: string; delayMs?: number }
+  | { kind: "key"; key: string; modifiers: string[] };
+
+const FOCUS_CLICK: ClickGesture = { button: "left", count: 1, modifiers: [] };
+const FOCUS_SETTLE_MS = 60;
+
+function describe(input: KeyInput): string {
+  return input.kind === "text"
+    ? `typed ${[...input.text].length} characters`
+    : `pressed ${[...input.modifiers, input.key].join("+")}`;
+}
+
+async function send(keyboard: RawKeyboard, input: KeyInput): Promise<number> {
+  if (input.kind === "text") return await keyboard.typeText(input.text, input.delayMs);
+  await keyboard.press(input.key, input.modifiers);
+  return 1;
+}
+
+/** The focused editable element of a window, from a fresh shallow look at its tree. */
+async function focusedText(ctx: ToolContext, pid: number, windowId: number): Promise<unknown | null> {
+  try {
+    const tree = await ctx.backend.accessibility.tree(
+      pid,
+      windowId,
+      { maxNodes: 2000, maxDepth: 64 },
+      ctx.signal,
+    );
+    const node = tree.nodes.find((n) => n.focused && (n.editable || n.interfaces.includes("editable_text")));
+    return node?.ref ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function readText(ctx: ToolContext, ref: unknown | null): Promise<string | null> {
+  if (ref === null) return null;
+  try {
+    return await ctx.backend.accessibility.text(ref);
+  } catch {
+    return null;
+  }
+}
+
+/** Confirms a keyboard action when the focused field's text changed (and contains typed text). */
+async function textReadback(
+  ctx: ToolContext,
+  ref: unknown | null,
+  before: string | null,
+  input: KeyInput,
+): Promise<Pick<Outcome, "effect" | "evidence">> {
+  if (ref === null || before === null) return { effect: "unverifiable" };
+  const expected = input.kind === "text" ? input.text.replaceAll("\r\n", "\n") : null;
+  const { changed } = await waitForChange(
+    () => readText(ctx, ref),
+    before,
+    (after) => after !== null && after !== before && (expected === null || after.includes(expected)),
+    input.kind === "text" ? 800 : 300,
+  );
+  if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
+  return { effect: input.kind === "text" ? "suspected_noop" : "unverifiable" };
+}
+
+/** Runs one keyboard action against a target, optionally focusing a point or element first. */
+export async function performKeys(
+  ctx: ToolContext,
+  target: ActionTarget,
+  focusPoint: Point | null,
+  input: KeyInput,
+  mode: DeliveryMode,
+): Promise<Outcome> {
+  if (target.scope === "desktop") {
+    const keyboard = await ctx.backend.input.keyboard("global");
+    const count = await send(keyboard, input);
+    return {
+      effect: "unverifiable",
+      route: "global_input",
+      mode: "not_applicable",
+      deliveredCount: count,
+      summary: `${describe(input)} into the focused window`,
+    };
+  }
+  const element = target.element?.element ?? null;
+
+  // 1. Element, background: insert text straight into the editable element.
+  if (input.kind === "text" && element && mode === "background" && !focusPoint) {
+    const inserted = await insertIntoElement(ctx, element.ref, input.text);
+    if (inserted) {
+      return {
+        ...inserted,
+        summary: `inserted ${[...input.text].length} characters into ${element.role} ${
+          JSON.stringify(element.label)
+        } through AT-SPI`,
+      };
+    }
+  }
+
+  const toolkit = await ctx.backend.input.toolkit(target.pid);
+  const at = focusPoint ?? (element ? await centerOf(ctx, element.ref) : null);
+  if (mode === "foreground") {
+    const pointer = await ctx.backend.input.pointer("global");
+    const keyboard = await ctx.backend.input.keyboard("global");
+    let ref: unknown | null = null, before: string | null = null, count = 0;
+    await ctx.backend.input.withForeground(target.windowId, async () => {
+      if (at) {
+        await clickAt(pointer, at, FOCUS_CLICK);
+        await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
+      }
+      ref = await focusedText(ctx, target.pid, target.windowId);
+      before = await readText(ctx, ref);
+      count = await send(keyboard, input);
+    });
+    const readback = await textReadback(ctx, ref, before, input);
+    return {
+      ...readback,
+      route: "global_input",
+      mode: "foreground",
+      deliveredCount: count,
+      summary: `${describe(input)} in window ${target.windowId}, then restored the previous window`,
+    };
+  }
+
+  // 2. Background keystrokes through the private keyboard.
+  refuseBackgroundFor(toolkit, "keyboard");
+  if (!(await ctx.backend.input.backgroundAvailable())) {
+    throw new DriverError(
+      "background_unavailable",
+      "This X server has no XInput2 for background keyboard input; nothing was sent",
+      {
+        effect: "refused",
+        escalation: { recommended: "foreground", reason: "no_private_keyboard" },
+        hint: 'retry with delivery_mode "foreground"',
+      },
+    );
+  }
+  if (at) {
+    if (!(await ctx.backend.input.windowOnTopAt(target.windowId, at))) {
+      throw new DriverError(
+        "background_unavailable",
+        `Another window covers window ${target.windowId} at (${at.x}, ${at.y}), so it cannot be clicked to focus the field; nothing was sent`,
+        {
+          effect: "refused",
+          escalation: { recommended: "foreground", reason: "target_covered" },
+          hint:
+            'pass the field\'s element_token (text goes in through accessibility), or retry with delivery_mode "foreground"',
+        },
+      );
+    }
+    const pointer = await ctx.backend.input.pointer("background");
+    await clickAt(pointer, at, FOCUS_CLICK);
+    await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
+  }
+  const ref = await focusedText(ctx, target.pid, target.windowId);
+  const before = await readText(ctx, ref);
+  const keyboard = await ctx.backend.input.keyboard("background");
+  const count = await ctx.backend.input.withBackgroundKeyboard(target.windowId, () => send(keyboard, input));
+  const readback = await textReadback(ctx, ref, before, input);
+  return {
+    ...readback,
+    route: "global_input",
+    mode: "background",
+    deliveredCount: count,
+    summary: `${describe(input)} in window ${target.windowId} with a private keyboard`,
+    ...(readback.effect === "suspected_noop"
+      ? { escalation: { target: "foreground", reason: "suspected_noop" } }
+      : {}),
+  };
+}
+
+async function centerOf(ctx: ToolContext, ref: unknown): Promise<Point> {
+  const frame = await ctx.backend.accessibility.frame(ref);
+  if (!frame) {
+    throw new DriverError("delivery_failed", "The element has no on-screen geometry to click for focus", {
+      hint: "call get_window_state and pick a visible element",
+    });
+  }
+  return { x: Math.round(frame.x + frame.width / 2), y: Math.round(frame.y + frame.height / 2) };
+}
+
+/** EditableText insert at the caret (end when unknown), read back. Null when the element takes no text. */
+async function insertIntoElement(
+  ctx: ToolContext,
+  ref: unknown,
+  text: string,
+): Promise<Omit<Outcome, "summary"> | null> {
+  const before = await readText(ctx, ref);
+  if (before === null) return null;
+  const caret = await ctx.backend.accessibility.caretOffset(ref);
+  const length = [...before].length;
+  const offset = caret >= 0 && caret <= length ? caret : length;
+  let ok = false;
+  try {
+    ok = await ctx.backend.accessibility.insertText(ref, offset, text);
+  } catch {
+    return null;
+  }
+  if (!ok) return null;
+  const chars = [...before];
+  const expected = [...chars.slice(0, offset), ...text, ...chars.slice(offset)].join("");
+  const { changed } = await waitForChange(() => readText(ctx, ref), before, (after) => after === expected);
+  return changed
+    ? {
+      effect: "confirmed",
+      evidence: ["value_readback"],
+      route: "accessibility",
+      mode: "background",
+      deliveredCount: [...text].length,
+    }
+    : {
+      effect: "suspected_noop",
+      route: "accessibility",
+      mode: "background",
+      deliveredCount: 0,
+      escalation: { target: "pixel", reason: "suspected_noop" },
+    };
+}

@@ -1,0 +1,75 @@
+/**
+ * The shared body of type_text, press_key and hotkey: resolve the target and the
+ * optional focus point, then run the keyboard ladder.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type KeyInput, performKeys } from "../../src/core/action/keys.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { resolveTarget } from "../../src/core/action/target.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import type { ToolResult } from "../../src/core/result.ts";
+import type { ToolContext } from "../../src/core/tool.ts";
+import {
+  deliveryMode,
+  deliveryModeParam,
+  elementParams,
+  legacyTargetParams,
+  pointParams,
+  targetParam,
+} from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+
+/** Targeting fields of the keyboard tools. */
+export const keyTargetFields = {
+  target: targetParam,
+  ...legacyTargetParams,
+  ...elementParams,
+  ...pointParams,
+  delivery_mode: deliveryModeParam,
+  session: sessionParam,
+};
+
+/** Arguments every keyboard tool shares. */
+export interface KeyTargetArgs {
+  target?: z.infer<typeof targetParam>;
+  scope?: "window" | "desktop";
+  pid?: number;
+  window_id?: number;
+  element_token?: string;
+  element_index?: number;
+  snapshot_id?: string;
+  x?: number;
+  y?: number;
+  from_zoom?: boolean;
+  delivery_mode?: "background" | "foreground" | "auto";
+}
+
+/** Runs a keyboard tool call. */
+export function runKeys(ctx: ToolContext, args: KeyTargetArgs, input: () => KeyInput): Promise<ToolResult> {
+  return runAction(ctx, async () => {
+    const keys = input(); // Parse key names before anything else: bad names send nothing.
+    const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
+    if ((args.x === undefined) !== (args.y === undefined)) {
+      throw new DriverError("invalid_arguments", "Pass both x and y", {
+        field: args.x === undefined ? "x" : "y",
+      });
+    }
+    if (args.x !== undefined && target.element) {
+      throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
+    }
+    if (target.scope === "desktop" && args.x !== undefined) {
+      throw new DriverError(
+        "invalid_arguments",
+        "Keys go to the focused window in desktop scope; x, y are not accepted",
+        {
+          field: "x, y",
+        },
+      );
+    }
+    const point = args.x !== undefined ? await toScreenPoint(ctx, target, args.x, args.y!, args) : null;
+    return await performKeys(ctx, target, point, keys, deliveryMode(args.delivery_mode));
+  });
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { parseModifiers } from "../../src/core/action/modifiers.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { parseKeyName } from "../../src/core/action/key_names.ts";
+import { keyTargetFields, runKeys } from "./_keys_tool.ts";
+
+/** One key, optionally with modifiers held. */
+export default defineTool({
+  name: "press_key",
+  title: "Press key",
+  description: "Press and release one key (Return, Tab, Escape, BackSpace, Delete, arrows, Home, End, " +
+    "Page_Up, F1-F24, a single character ...) with optional modifiers held. Background keys go through a " +
+    "private keyboard to the target window without taking focus; x, y or an element first click to focus.",
+  group: "input",
+  input: z.strictObject({
+    key: z.string().min(1).max(64),
+    modifiers: z.array(z.string().min(1)).max(6).optional().describe("ctrl, shift, alt, super"),
+    ...keyTargetFields,
+  }),
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: ["input.keyboard.key", "input.delivery_mode"],
+  run(ctx, args) {
+    return runKeys(ctx, args, () => ({
+      kind: "key",
+      key: parseKeyName(args.key, "key"),
+      modifiers: parseModifiers(args.modifiers ?? []),
+    }));
+  },
+});
