@@ -88,6 +88,10 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   get_cursor_position: [true, false, true, false, "r0"],
   get_accessibility_tree: [true, false, true, false, "r2"],
   zoom: [true, false, true, false, "r2"],
+  click: [false, true, false, true, "r1"],
+  type_text: [false, true, false, true, "r1"],
+  press_key: [false, true, false, true, "r1"],
+  hotkey: [false, true, false, true, "r1"],
 };
 
 const catalog = new ToolCatalog(allTools);
