@@ -12,7 +12,8 @@ if [ ! -x node_modules/.bin/deno ]; then
   npm install --no-audit --no-fund
 fi
 
-# Embedded desktop: xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils (xprop).
+# Embedded desktop: xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils (xprop; the e2e tests also
+# use its xwininfo, xdpyinfo and xmessage).
 # Fixtures: python3-gi gir1.2-gtk-3.0 gtk-3-examples (gtk3-widget-factory), chromium.
 # Libraries the driver opens: libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2 libxi6 libatspi2.0-0.
 # Test and benchmark helpers: xdotool imagemagick ffmpeg gir1.2-atspi-2.0.

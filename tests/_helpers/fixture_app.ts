@@ -30,6 +30,8 @@ export interface FixtureOptions {
   /** Window position (frame top-left) in screen pixels. */
   x?: number;
   y?: number;
+  /** Fill colour of the `swatch` area, `#rrggbb`; default `#d6289d`. */
+  swatch?: string;
   /** How long to wait for the ready line; default 15 s. */
   readyTimeoutMs?: number;
 }
@@ -48,6 +50,8 @@ export interface FixtureApp {
   /** X11 window id of the toplevel (the client window, inside openbox's frame). */
   readonly xid: number;
   readonly title: string;
+  /** Fill colour of the `swatch` area, `#rrggbb`. */
+  readonly swatch: string;
   readonly journalPath: string;
   /** Geometry of each named control (`btn-increment`, `txt-input`, ...) when it became ready. */
   readonly widgets: Readonly<Record<string, WidgetRect>>;
@@ -80,6 +84,7 @@ export async function startFixture(
   if (options.title !== undefined) args.push("--title", options.title);
   if (options.x !== undefined) args.push("--x", String(options.x));
   if (options.y !== undefined) args.push("--y", String(options.y));
+  if (options.swatch !== undefined) args.push("--swatch", options.swatch);
   const child = new Deno.Command(FIXTURE_PYTHON, {
     args,
     env,
@@ -147,6 +152,7 @@ export async function startFixture(
     pid: child.pid,
     xid: Number(ready.xid),
     title: String(ready.title),
+    swatch: String(ready.swatch),
     journalPath,
     widgets: (ready.widgets ?? {}) as Record<string, WidgetRect>,
     readJournal,

@@ -3,7 +3,7 @@ import { captureToScreen } from "../../src/core/captures.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { cropRgba } from "../../src/core/image/crop.ts";
 import { encodeJpeg } from "../../src/core/image/jpeg.ts";
-import { fitWithin, resizeRgba } from "../../src/core/image/resize.ts";
+import { resizeRgba } from "../../src/core/image/resize.ts";
 import { imagePart } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { sessionParam, windowIdParam } from "../_shared/params.ts";
@@ -78,7 +78,10 @@ export default defineTool({
     }
     const regionX = Math.max(bounds.x, Math.floor(a.x - padX)),
       regionY = Math.max(bounds.y, Math.floor(a.y - padY));
-    const size = fitWithin(crop.width, crop.height, MAX_WIDTH);
+    // Only the width is capped: a tall, narrow region keeps its native scale, which is what zoom is for.
+    const size = crop.width <= MAX_WIDTH
+      ? { width: crop.width, height: crop.height }
+      : { width: MAX_WIDTH, height: Math.max(1, Math.round(crop.height * MAX_WIDTH / crop.width)) };
     const scaled = size.width === crop.width ? crop : resizeRgba(crop, size.width, size.height);
     const jpeg = await encodeJpeg(scaled, 85);
     const region = { x: regionX, y: regionY, width: crop.width, height: crop.height };

@@ -238,6 +238,9 @@ export class DBusConnection {
    * resolves once the reader has stopped.
    */
   async close(): Promise<void> {
+    // The pending read is unref'd: ref it, or with nothing else pending the event loop
+    // stops before the read's cancellation lands and close() never resolves.
+    if (!this.#closedError) this.#conn.ref();
     this.#shutdown(new DBusError(DBusErrorName.DISCONNECTED, "Connection closed"));
     await this.#readLoop;
   }

@@ -47,6 +47,12 @@ export class X11Screen implements ScreenBackend {
     if (!xrandr.available()) return Promise.resolve([root]);
     const count = new Int32Array(1);
     const monitors = xrandr.symbols.XRRGetMonitors(conn.unsafeDisplay(), conn.root, X.True, count);
+    // The size above is Xlib's cached copy: if the server died, this first round trip is what
+    // notices, and the answer must be display_unavailable, not the stale size.
+    if (!conn.alive) {
+      if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
+      conn.unsafeDisplay();
+    }
     if (!monitors || count[0] === 0) {
       if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
       return Promise.resolve([root]);
@@ -82,6 +88,8 @@ export class X11Screen implements ScreenBackend {
     const rx = new Int32Array(1), ry = new Int32Array(1), wx = new Int32Array(1), wy = new Int32Array(1);
     const mask = new Uint32Array(1);
     x11.symbols.XQueryPointer(conn.unsafeDisplay(), conn.root, root, child, rx, ry, wx, wy, mask);
+    // A lost server leaves the outputs at zero: report it instead of (0, 0).
+    if (!conn.alive) conn.unsafeDisplay();
     return Promise.resolve({ x: rx[0], y: ry[0], source: "x11" });
   }
 
