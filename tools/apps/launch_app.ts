@@ -15,7 +15,8 @@ const READY_WAIT_MS = 1500;
 export default defineTool({
   name: "launch_app",
   title: "Launch app",
-  description: "Launch an app in the background. Precedence: launch_path (a command line, split on " +
+  description: "Launch an app without fronting anything on purpose (the window manager may still activate " +
+    "the new window; active says whether it did). Precedence: launch_path (a command line, split on " +
     "whitespace with quotes honoured; no shell), then name (an installed app from list_apps), then urls " +
     "(opened with xdg-open). Waits up to 3 s for the app's first window and returns it. Chromium " +
     "--remote-debugging-* flags are refused: use browser_prepare.",
@@ -33,7 +34,7 @@ export default defineTool({
     bundle_id: z.null(),
     name: z.string(),
     running: z.boolean().nullable(),
-    active: z.literal(false),
+    active: z.boolean().describe("True when the window manager made the new window active"),
     windows: z.array(WindowRecord),
     accessibility_ready: z.boolean().describe("True once the first window's accessibility tree has content"),
   }),
@@ -82,7 +83,7 @@ export default defineTool({
         bundle_id: null,
         name: launched.name,
         running,
-        active: false,
+        active: windows.length > 0 && (await ctx.backend.windows.active()) === windows[0].windowId,
         windows: windows.map(windowRecord),
         accessibility_ready: ready,
       },
