@@ -30,11 +30,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (config.loadWarning) options.log?.(config.loadWarning);
   const state = new RuntimeState(config, options.permissionMode);
   const registry = new ToolRegistry(allTools, backend, state);
+  state.sessions.startSweeper();
   let closed: Promise<void> | null = null;
   return {
     registry,
     close() {
-      closed ??= backend.close();
+      closed ??= state.sessions.close().then(() => backend.close());
       return closed;
     },
   };

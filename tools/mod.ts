@@ -20,6 +20,12 @@ import hotkey from "./input/hotkey.ts";
 import press_key from "./input/press_key.ts";
 import set_value from "./input/set_value.ts";
 import type_text from "./input/type_text.ts";
+import end_session from "./session/end_session.ts";
+import escalate_session from "./session/escalate_session.ts";
+import get_session from "./session/get_session.ts";
+import get_session_state from "./session/get_session_state.ts";
+import list_sessions from "./session/list_sessions.ts";
+import start_session from "./session/start_session.ts";
 import bring_to_front from "./windows/bring_to_front.ts";
 import get_window_state from "./windows/get_window_state.ts";
 import list_windows from "./windows/list_windows.ts";
@@ -46,4 +52,10 @@ export const allTools: readonly AnyTool[] = [
   get_cursor_position,
   get_accessibility_tree,
   zoom,
+  start_session,
+  escalate_session,
+  get_session,
+  list_sessions,
+  get_session_state,
+  end_session,
 ];

@@ -53,6 +53,11 @@ export class CaptureRegistry {
     return found;
   }
 
+  /** Forgets every capture of an ended session. */
+  dropSession(sessionId: string): void {
+    for (const [id, capture] of this.#byId) if (capture.sessionId === sessionId) this.#byId.delete(id);
+  }
+
   /** A capture by id. */
   get(id: string): Capture | undefined {
     return this.#byId.get(id);

@@ -30,11 +30,14 @@ export const ERROR_CODES = [
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "menu_path_unavailable", // invoke_menu: a segment is missing, ambiguous, disabled or not invokable
   // Delivery
   "background_unavailable",
   "foreground_unavailable",
   "delivery_failed",
   "input_busy",
+  "button_already_held", // mouse_button_down while this session's cursor already holds a button
+  "button_not_held", // mouse_drag without a held button
   // Platform
   "unsupported_platform", // tool or option not available on this OS or session type
   "display_unavailable", // no X server / lost connection
@@ -49,6 +52,13 @@ export const ERROR_CODES = [
   "session_ended",
   "session_not_started",
   "session_unavailable",
+  "session_required", // escalate_session / get_session_state without a usable session
+  "invalid_limit", // list_sessions limit out of 1..100
+  "invalid_cursor", // list_sessions cursor not o:<n>
+  "desktop_scope_disabled", // escalate_session on a session started with capture_scope "window"
+  "desktop_already_active", // escalate_session when the desktop is already unlocked
+  "session_cleanup_pending", // end_session while a call of the session is in flight
+  "session_cleanup_partial", // a cleanup hook failed; end_session again retries it
   // Generic
   "file_error",
   "timeout",
@@ -74,15 +84,23 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "menu_path_unavailable",
   "background_unavailable",
   "foreground_unavailable",
   "input_busy",
+  "button_already_held",
+  "button_not_held",
   "unsupported_platform",
   "permission_denied",
   "foreign_process_termination_denied",
   "session_ended",
   "session_not_started",
   "session_unavailable",
+  "session_required",
+  "invalid_limit",
+  "invalid_cursor",
+  "desktop_scope_disabled",
+  "desktop_already_active",
 ]);
 
 /** Extra machine-readable data carried by a {@linkcode DriverError}. */

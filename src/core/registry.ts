@@ -13,7 +13,7 @@ import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
-import type { AnyTool, RiskClass } from "./tool.ts";
+import type { AnyTool, RiskClass, ToolDispatch } from "./tool.ts";
 
 /** Version of the tool contract this registry implements (contract.md header). */
 export const CONTRACT_VERSION = "0.7.0";
@@ -61,6 +61,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Abort the call after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Session label for calls whose arguments name none. Set only for calls a tool makes
+   * through `ctx.dispatch`, which also marks them nested (they get no `dispatch` of their own).
+   */
+  inheritedSession?: { label: string | null };
 }
 
 /** Decides whether a call may run; throws `permission_denied` otherwise. */
@@ -158,7 +163,8 @@ export class ToolRegistry extends ToolCatalog {
     }
   }
 
-  async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
+  /** Finds a tool and validates its arguments (reserved `_` keys stripped). */
+  #parse(name: string, rawArgs: unknown) {
     const tool = this.get(name);
     if (!tool) {
       throw new DriverError("unknown_tool", `Unknown tool "${name}"`, {
@@ -169,14 +175,43 @@ export class ToolRegistry extends ToolCatalog {
     const args = stripReserved(rawArgs, name);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw invalidArguments(name, parsed.error);
-    const label = typeof args.session === "string" ? args.session : null;
-    const session = this.state.sessions.resolve(options.lease, options.transport, label);
+    return { tool, args, parsed };
+  }
+
+  async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
+    const { tool, args, parsed } = this.#parse(name, rawArgs);
+    const label = typeof args.session === "string" ? args.session : options.inheritedSession?.label ?? null;
+    // Session readers and diagnostics never create or touch a session (contract.md §4).
+    const session = tool.sessionRequiring === false
+      ? this.state.sessions.peek(options.lease, label) ?? detachedSession(options, label)
+      : this.state.sessions.resolve(options.lease, options.transport, label);
     this.authorize(tool, args, session);
 
     const signals = [options.signal, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined]
       .filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
-    const result = await tool.run({ backend: this.backend, signal, session, state: this.state }, parsed.data);
+    // Nested calls share this call's connection, session and cancellation, and cannot nest again.
+    const dispatch: ToolDispatch | undefined = options.inheritedSession ? undefined : {
+      call: (nested, nestedArgs) =>
+        this.call(nested, nestedArgs, {
+          lease: options.lease,
+          transport: options.transport,
+          signal,
+          inheritedSession: { label: session.label },
+        }),
+      validate: (nested, nestedArgs) => void this.#parse(nested, nestedArgs),
+    };
+    const tracked = tool.sessionRequiring !== false;
+    if (tracked) this.state.sessions.enter(session);
+    let result: ToolResult;
+    try {
+      result = await tool.run(
+        { backend: this.backend, signal, session, state: this.state, dispatch, lease: options.lease, transport: options.transport },
+        parsed.data,
+      );
+    } finally {
+      if (tracked) await this.state.sessions.leave(session);
+    }
     if (!result.isError && tool.output && result.structuredContent) {
       const check = tool.output.safeParse(result.structuredContent);
       if (!check.success) {
@@ -192,6 +227,21 @@ export class ToolRegistry extends ToolCatalog {
     }
     return result;
   }
+}
+
+/** A session view for tools that must not create one. */
+function detachedSession(options: CallOptions, label: string | null): Session {
+  const now = Date.now();
+  return {
+    id: `detached:${options.lease}`,
+    label,
+    lease: options.lease,
+    transport: options.transport,
+    startedAt: now,
+    lastUsedAt: now,
+    state: "active",
+    inFlight: 0,
+  };
 }
 
 /** Builds the isError result for a failure. */

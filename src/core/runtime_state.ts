@@ -9,6 +9,14 @@ import { ConfigStore } from "./config.ts";
 import { SessionManager } from "./session.ts";
 import { SnapshotStore } from "./snapshots.ts";
 
+/** The deprecated capture-scope policy of a session (start_session/escalate_session). */
+export interface CapturePolicy {
+  captureScope: "auto" | "window" | "desktop";
+  desktopUnlocked: boolean;
+  escalationReason: string | null;
+  escalationDetail: string | null;
+}
+
 /** A process this runtime launched, remembered so kill_app can prove ownership. */
 export interface LaunchedProcess {
   readonly pid: number;
@@ -28,8 +36,15 @@ export class RuntimeState {
   readonly launched = new Map<number, LaunchedProcess>();
   /** One action at a time, runtime-wide. */
   readonly inputLock = new InputLock();
+  /** Legacy capture-scope policies by session id. */
+  readonly capturePolicies = new Map<string, CapturePolicy>();
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",
-  ) {}
+  ) {
+    // What a session owns goes when it ends.
+    this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
+    this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
+    this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
+  }
 }

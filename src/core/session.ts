@@ -1,15 +1,26 @@
 /**
  * Lifecycle sessions: who a call belongs to (never what it may do).
  *
+ * Each transport connection holds a lease. A call without a label uses the
+ * lease's implicit session; a label names a session owned by the lease that
+ * first used it. Sessions end on end_session, on idle expiry, or when their
+ * lease closes; each end runs every cleanup hook exactly once. An ended label
+ * refuses calls with `session_ended` until start_session revives it
+ * (contract.md §4).
+ *
  * @module
  */
+import { DriverError } from "./errors.ts";
 
 /** Transport kinds that own session leases. */
 export type TransportKind = "cli" | "mcp_stdio" | "mcp_http" | "daemon" | "grpc";
 
-/** One lifecycle session: the implicit one of a connection, or a named label. */
+/** Why a session ended. */
+export type EndReason = "end_session" | "idle_timeout" | "lease_closed" | "process_exit";
+
+/** One lifecycle session. */
 export interface Session {
-  /** Runtime-internal id (lease plus label); never shown to agents. */
+  /** Runtime-internal id; never shown to agents. */
   readonly id: string;
   /** Public label, or null for the connection's implicit session. */
   readonly label: string | null;
@@ -18,40 +29,210 @@ export interface Session {
   readonly transport: TransportKind;
   readonly startedAt: number;
   lastUsedAt: number;
+  state: "active" | "ending" | "ended";
+  /** Calls running in the session; a session with calls in flight is never evicted. */
+  inFlight: number;
 }
 
-/** Creates sessions on first use and hands the same object back afterwards. */
+/** A cleanup hook; errors are collected, not thrown. */
+export type CleanupHook = (session: Session, reason: EndReason) => void | Promise<void>;
+
+/** Outcome of ending a session. */
+export interface EndResult {
+  ended: boolean;
+  /** The end waits for calls in flight (they finish first). */
+  pending: boolean;
+  failedHooks: string[];
+}
+
+/** Default idle time before a session ends: five minutes. */
+export const DEFAULT_IDLE_TTL_MS = 5 * 60_000;
+const SWEEP_INTERVAL_MS = 30_000;
+
+function normalizeLabel(label: string | null | undefined): string | null {
+  if (label === undefined || label === null) return null;
+  const trimmed = label.trim();
+  return trimmed === "" || trimmed === "default" ? null : trimmed;
+}
+
+/** Creates, tracks, expires and ends sessions. */
 export class SessionManager {
   readonly #sessions = new Map<string, Session>();
+  /** Ended labels and the lease that owned them. */
+  readonly #tombstones = new Map<string, string>();
+  readonly #hooks = new Map<string, CleanupHook>();
+  #sweeper: ReturnType<typeof setInterval> | null = null;
 
-  /** Returns the session for a lease and optional label, creating it on first use. */
-  resolve(lease: string, transport: TransportKind, label: string | null | undefined): Session {
-    const normalized = label === undefined || label === null || label === "" ? null : label;
-    const id = normalized === null ? lease : `${lease}#${normalized}`;
-    let session = this.#sessions.get(id);
-    if (!session) {
-      const now = Date.now();
-      session = { id, label: normalized, lease, transport, startedAt: now, lastUsedAt: now };
-      this.#sessions.set(id, session);
-    }
-    session.lastUsedAt = Date.now();
-    return session;
+  constructor(readonly idleTtlMs: number = idleTtlFromEnv()) {}
+
+  /** Registers a cleanup hook run once per ended session. */
+  addCleanupHook(name: string, hook: CleanupHook): void {
+    this.#hooks.set(name, hook);
   }
 
-  /** Forgets every session of a lease (its connection closed). */
-  endLease(lease: string): Session[] {
-    const ended: Session[] = [];
-    for (const [id, session] of this.#sessions) {
-      if (session.lease === lease) {
-        this.#sessions.delete(id);
-        ended.push(session);
+  /**
+   * The session a call runs in, created on first use.
+   *
+   * @throws {DriverError} `session_ended` for an ended label; `session_unavailable`
+   *   for a label another connection owns.
+   */
+  resolve(lease: string, transport: TransportKind, label?: string | null): Session {
+    const name = normalizeLabel(label);
+    const key = name === null ? `lease:${lease}` : `label:${name}`;
+    const existing = this.#sessions.get(key);
+    if (existing) {
+      if (existing.lease !== lease) throw unavailable(name!);
+      existing.lastUsedAt = Date.now();
+      return existing;
+    }
+    if (name !== null) {
+      const owner = this.#tombstones.get(name);
+      if (owner !== undefined) {
+        if (owner !== lease) throw unavailable(name);
+        throw new DriverError("session_ended", `Session "${name}" has ended`, {
+          session: name,
+          hint: "call start_session with this label to start it again",
+        });
+      }
+    }
+    return this.#create(key, lease, transport, name);
+  }
+
+  /** Starts (or revives) a session; returns it and whether it was revived. */
+  start(lease: string, transport: TransportKind, label?: string | null): { session: Session; revived: boolean } {
+    const name = normalizeLabel(label);
+    let revived = false;
+    if (name !== null && this.#tombstones.has(name)) {
+      if (this.#tombstones.get(name) !== lease) throw unavailable(name);
+      this.#tombstones.delete(name);
+      revived = true;
+    }
+    return { session: this.resolve(lease, transport, name), revived };
+  }
+
+  /** A live session of this lease, without creating one. */
+  peek(lease: string, label?: string | null): Session | undefined {
+    const name = normalizeLabel(label);
+    const session = this.#sessions.get(name === null ? `lease:${lease}` : `label:${name}`);
+    return session?.lease === lease ? session : undefined;
+  }
+
+  /** Live sessions of a lease, oldest first. */
+  list(lease: string): Session[] {
+    return [...this.#sessions.values()].filter((s) => s.lease === lease).sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** Every live session (operator view). */
+  all(): Session[] {
+    return [...this.#sessions.values()].sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** Marks a call running in a session. */
+  enter(session: Session): void {
+    session.inFlight++;
+    session.lastUsedAt = Date.now();
+  }
+
+  /** Marks a call finished; completes a deferred end. */
+  async leave(session: Session): Promise<void> {
+    session.inFlight = Math.max(0, session.inFlight - 1);
+    session.lastUsedAt = Date.now();
+    if (session.inFlight === 0 && session.state === "ending") await this.#finish(session, "end_session");
+  }
+
+  /** Ends one session of a lease (unknown sessions succeed: non-enumerating). */
+  async end(lease: string, label: string | null | undefined, reason: EndReason = "end_session"): Promise<EndResult> {
+    const session = this.peek(lease, label);
+    if (!session) return { ended: false, pending: false, failedHooks: [] };
+    const name = normalizeLabel(label);
+    if (name !== null) this.#tombstones.set(name, lease);
+    if (session.inFlight > 0) {
+      session.state = "ending";
+      return { ended: false, pending: true, failedHooks: [] };
+    }
+    return { ended: true, pending: false, failedHooks: await this.#finish(session, reason) };
+  }
+
+  /** Ends every session of a closed lease. */
+  async endLease(lease: string, reason: EndReason = "lease_closed"): Promise<Session[]> {
+    const sessions = this.list(lease);
+    for (const session of sessions) await this.#finish(session, reason);
+    for (const [label, owner] of this.#tombstones) if (owner === lease) this.#tombstones.delete(label);
+    return sessions;
+  }
+
+  /** Ends sessions idle longer than the TTL; returns how many. */
+  async sweep(now = Date.now()): Promise<number> {
+    let ended = 0;
+    for (const session of [...this.#sessions.values()]) {
+      if (session.inFlight === 0 && now - session.lastUsedAt >= this.idleTtlMs) {
+        await this.#finish(session, "idle_timeout");
+        ended++;
       }
     }
     return ended;
+  }
+
+  /** Starts the periodic idle sweep (does not keep the process alive). */
+  startSweeper(): void {
+    if (this.#sweeper !== null) return;
+    const sweeper = setInterval(() => void this.sweep(), Math.min(SWEEP_INTERVAL_MS, this.idleTtlMs));
+    Deno.unrefTimer(sweeper as unknown as number);
+    this.#sweeper = sweeper;
+  }
+
+  /** Ends everything (process exit). */
+  async close(): Promise<void> {
+    if (this.#sweeper !== null) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+    for (const session of [...this.#sessions.values()]) await this.#finish(session, "process_exit");
   }
 
   /** Number of live sessions. */
   get size(): number {
     return this.#sessions.size;
   }
+
+  #create(key: string, lease: string, transport: TransportKind, label: string | null): Session {
+    const now = Date.now();
+    const session: Session = {
+      id: `${key}@${crypto.randomUUID().slice(0, 8)}`,
+      label,
+      lease,
+      transport,
+      startedAt: now,
+      lastUsedAt: now,
+      state: "active",
+      inFlight: 0,
+    };
+    this.#sessions.set(key, session);
+    return session;
+  }
+
+  async #finish(session: Session, reason: EndReason): Promise<string[]> {
+    if (session.state === "ended") return [];
+    session.state = "ended";
+    for (const [key, value] of this.#sessions) if (value === session) this.#sessions.delete(key);
+    const failed: string[] = [];
+    for (const [name, hook] of this.#hooks) {
+      try {
+        await hook(session, reason);
+      } catch {
+        failed.push(name);
+      }
+    }
+    return failed;
+  }
+}
+
+function unavailable(label: string): DriverError {
+  return new DriverError("session_unavailable", `Session "${label}" belongs to another connection`, {
+    session: label,
+    hint: "use a different session label",
+  });
+}
+
+function idleTtlFromEnv(): number {
+  const value = Number(Deno.env.get("CUA_DRIVER_RS_SESSION_IDLE_TTL_SECS"));
+  return Number.isInteger(value) && value > 0 ? value * 1000 : DEFAULT_IDLE_TTL_MS;
 }

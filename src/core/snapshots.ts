@@ -35,6 +35,8 @@ export interface Snapshot<Ref = unknown> {
   readonly id: string;
   readonly pid: number;
   readonly windowId: number;
+  /** The session that read it; its tokens resolve only there. */
+  readonly sessionId: string;
   readonly elements: readonly SnapshotElement<Ref>[];
   readonly createdAt: number;
 }
@@ -49,8 +51,8 @@ export interface ResolvedElement<Ref = unknown> {
 export class SnapshotStore {
   #counter = crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff;
   readonly #byId = new Map<string, Snapshot>();
-  /** Newest snapshot id per window. */
-  readonly #current = new Map<number, string>();
+  /** Newest snapshot id per session and window. */
+  readonly #current = new Map<string, string>();
 
   /**
    * Registers a new snapshot of a window and returns it with the ids it replaced.
@@ -60,17 +62,18 @@ export class SnapshotStore {
     windowId: number,
     elements: readonly SnapshotElement<Ref>[],
     id: string = this.reserveId(),
+    sessionId = "",
   ): { snapshot: Snapshot<Ref>; invalidated: string[] } {
-    const snapshot: Snapshot<Ref> = { id, pid, windowId, elements, createdAt: Date.now() };
+    const snapshot: Snapshot<Ref> = { id, pid, windowId, sessionId, elements, createdAt: Date.now() };
     const invalidated: string[] = [];
     for (const [oldId, old] of this.#byId) {
-      if (old.windowId === windowId) {
+      if (old.windowId === windowId && old.sessionId === sessionId) {
         this.#byId.delete(oldId);
         invalidated.push(oldId);
       }
     }
     this.#byId.set(id, snapshot);
-    this.#current.set(windowId, id);
+    this.#current.set(`${sessionId}|${windowId}`, id);
     this.#evict(pid);
     return { snapshot, invalidated };
   }
@@ -81,10 +84,16 @@ export class SnapshotStore {
     return `s${this.#counter.toString(16).padStart(8, "0")}`;
   }
 
-  /** The newest snapshot of a window, if any. */
-  current(windowId: number): Snapshot | undefined {
-    const id = this.#current.get(windowId);
+  /** The newest snapshot of a window read in a session, if any. */
+  current(windowId: number, sessionId = ""): Snapshot | undefined {
+    const id = this.#current.get(`${sessionId}|${windowId}`);
     return id === undefined ? undefined : this.#byId.get(id);
+  }
+
+  /** Forgets every snapshot of an ended session. */
+  dropSession(sessionId: string): void {
+    for (const [id, snapshot] of this.#byId) if (snapshot.sessionId === sessionId) this.#byId.delete(id);
+    for (const key of [...this.#current.keys()]) if (key.startsWith(`${sessionId}|`)) this.#current.delete(key);
   }
 
   /**
@@ -93,16 +102,19 @@ export class SnapshotStore {
    * @throws {DriverError} `invalid_element_token` when malformed or out of range,
    *   `stale_element_token` when its snapshot was replaced or evicted.
    */
-  resolve(token: string): ResolvedElement {
+  resolve(token: string, sessionId?: string): ResolvedElement {
     const match = TOKEN_RE.exec(token);
     if (!match) {
       throw new DriverError("invalid_element_token", `Element token "${token}" is malformed`, {
         hint: "pass element_token exactly as get_window_state returned it (s<8 hex>:<index>)",
       });
     }
-    const snapshot = this.#byId.get(match[1]);
+    const found = this.#byId.get(match[1]);
+    const snapshot = found && (sessionId === undefined || found.sessionId === sessionId) ? found : undefined;
     if (!snapshot) {
-      const current = [...this.#current.values()];
+      const current = [...this.#current.entries()]
+        .filter(([key]) => sessionId === undefined || key.startsWith(`${sessionId}|`))
+        .map(([, id]) => id);
       throw new DriverError(
         "stale_element_token",
         "element_token is stale; call get_window_state again to refresh",
@@ -134,7 +146,8 @@ export class SnapshotStore {
     const ofPid = [...this.#byId.values()].filter((s) => s.pid === pid);
     for (const old of ofPid.slice(0, Math.max(0, ofPid.length - MAX_SNAPSHOTS_PER_PID))) {
       this.#byId.delete(old.id);
-      if (this.#current.get(old.windowId) === old.id) this.#current.delete(old.windowId);
+      const key = `${old.sessionId}|${old.windowId}`;
+      if (this.#current.get(key) === old.id) this.#current.delete(key);
     }
   }
 }

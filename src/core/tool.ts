@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { Backend } from "../platform/types.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
-import type { Session } from "./session.ts";
+import type { Session, TransportKind } from "./session.ts";
 
 /** MCP behaviour hints, in the reference's RO/DE/ID/OW terms (contract.md §1.0). */
 export interface ToolHints {
@@ -41,6 +41,32 @@ export interface ToolContext {
   readonly session: Session;
   /** Runtime-wide state: snapshots, screenshots, config, launched processes. */
   readonly state: RuntimeState;
+  /** The connection lease this call came in on. */
+  readonly lease: string;
+  /** The transport of that connection. */
+  readonly transport: TransportKind;
+  /**
+   * Re-entry into the registry for tools that run other tools (run_actions). Set by
+   * `ToolRegistry.call` for top-level calls only: a nested call has none, so batches
+   * never nest.
+   */
+  readonly dispatch?: ToolDispatch;
+}
+
+/** Running other tools from inside a tool, through the registry's normal dispatch path. */
+export interface ToolDispatch {
+  /**
+   * Runs a tool as if the caller had called it (validation, session, authorization, and
+   * the input lock each action takes itself), in this call's connection, session and
+   * cancellation. Never throws: failures are `isError` results.
+   */
+  call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /**
+   * Checks a call against the tool's schema without running it.
+   *
+   * @throws {DriverError} `unknown_tool` or `invalid_arguments` (with `field`).
+   */
+  validate(name: string, args: Record<string, unknown>): void;
 }
 
 /** A tool: schema, metadata and behaviour. */

@@ -47,6 +47,6 @@ export async function serveMcpStdio(
   }
   await Promise.allSettled([...pending]);
   await writing;
-  registry.state.sessions.endLease(connection.lease);
+  await registry.state.sessions.endLease(connection.lease);
   writer.releaseLock();
 }

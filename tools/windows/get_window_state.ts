@@ -123,6 +123,7 @@ export default defineTool({
         interfaces: tree.nodes[shaped.elementNodes[i]].interfaces,
       })),
       snapshotId,
+      ctx.session.id,
     );
     const truncated = tree.truncated || shaped.truncated;
     const structured: Record<string, unknown> = {

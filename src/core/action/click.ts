@@ -104,7 +104,9 @@ export async function performClick(
     };
   }
   const element = target.element?.element ?? null;
-  const snapshotHit = point ? elementAt(ctx.state.snapshots.current(target.windowId), point) : element;
+  const snapshotHit = point
+    ? elementAt(ctx.state.snapshots.current(target.windowId, ctx.session.id), point)
+    : element;
   const subject = snapshotHit?.ref ?? null;
   const subjectRole = snapshotHit?.role ?? "";
   const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
@@ -185,7 +187,9 @@ async function backgroundClick(
     };
   }
   // ...else the element under the point, through accessibility (left click only).
-  const hit = plain && point ? elementAt(ctx.state.snapshots.current(target.windowId), point) : null;
+  const hit = plain && point
+    ? elementAt(ctx.state.snapshots.current(target.windowId, ctx.session.id), point)
+    : null;
   if (hit) {
     const done = await accessibilityClick(ctx, hit);
     if (done) {

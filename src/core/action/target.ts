@@ -141,7 +141,7 @@ function resolveElement(ctx: ToolContext, args: TargetArgs): ResolvedElement | n
     token = fromIndex;
   }
   if (token === undefined) return null;
-  return ctx.state.snapshots.resolve(token);
+  return ctx.state.snapshots.resolve(token, ctx.session.id);
 }
 
 async function windowTarget(

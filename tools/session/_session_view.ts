@@ -1,0 +1,67 @@
+/**
+ * How sessions appear in tool results: content-free status, never internal ids.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Session } from "../../src/core/session.ts";
+import type { ToolContext } from "../../src/core/tool.ts";
+
+/** Schema of one session row (contract.md §1.2 get_session). */
+export const SessionRow = z.object({
+  session: z.string().nullable(),
+  implicit: z.boolean(),
+  state: z.enum(["active", "ending"]),
+  client_kind: z.enum(["cli", "direct", "mcp", "python_sdk", "typescript_sdk"]),
+  transport: z.enum(["cli", "daemon", "mcp_stdio", "mcp_http"]),
+  cursor_visible: z.boolean(),
+  recording_active: z.boolean(),
+  idle_seconds: z.number().int(),
+  expires_in_seconds: z.number().int(),
+});
+
+/** The row of a session. */
+export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof SessionRow> {
+  const idle = Math.floor((Date.now() - session.lastUsedAt) / 1000);
+  const transport = session.transport === "grpc" ? "daemon" : session.transport;
+  return {
+    session: session.label,
+    implicit: session.label === null,
+    state: session.state === "ending" ? "ending" : "active",
+    client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
+    transport,
+    cursor_visible: false,
+    recording_active: false,
+    idle_seconds: idle,
+    expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),
+  };
+}
+
+/** Schema of the legacy capture-scope fields. */
+export const CapturePolicyFields = {
+  session: z.string(),
+  capture_scope: z.enum(["auto", "window", "desktop"]),
+  effective_scope: z.enum(["window", "desktop"]),
+  desktop_unlocked: z.boolean(),
+  escalation_reason: z.string().nullable(),
+  escalation_detail: z.string().nullable(),
+};
+
+/** The legacy capture-scope fields of a session. */
+export function capturePolicyView(ctx: ToolContext, session: Session) {
+  const policy = ctx.state.capturePolicies.get(session.id) ??
+    { captureScope: "auto" as const, desktopUnlocked: false, escalationReason: null, escalationDetail: null };
+  return {
+    session: session.label ?? "implicit",
+    capture_scope: policy.captureScope,
+    effective_scope: policy.captureScope === "desktop" || policy.desktopUnlocked ? "desktop" as const : "window" as const,
+    desktop_unlocked: policy.captureScope === "desktop" || policy.desktopUnlocked,
+    escalation_reason: policy.escalationReason,
+    escalation_detail: policy.escalationDetail,
+  };
+}
+
+/** The label parameter of session tools. */
+export const labelParam = z.string().max(200).optional().describe(
+  "Public session label; omit it for this connection's implicit session",
+);

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { labelParam } from "./_session_view.ts";
+
+/** Ends a session; its cleanup runs exactly once. */
+export default defineTool({
+  name: "end_session",
+  title: "End session",
+  description: "End one session of this connection and run its cleanup (element tokens, screenshots, held " +
+    "buttons, cursor, recording) exactly once. Idempotent. An ended label refuses calls with session_ended " +
+    "until start_session revives it.",
+  group: "session",
+  input: z.strictObject({ session: labelParam }),
+  output: z.object({ session: z.string(), active: z.literal(false) }),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  risk: "r1",
+  capabilities: ["session.lifecycle.end"],
+  sessionRequiring: false,
+  async run(ctx, args) {
+    const name = args.session && args.session !== "default" ? args.session : "implicit";
+    const result = await ctx.state.sessions.end(ctx.lease, args.session);
+    if (result.pending) {
+      throw new DriverError("session_cleanup_pending", `Session "${name}" ends when its running call finishes`, {
+        session: name,
+        cleanup_complete: false,
+        cleanup_in_progress: true,
+        hint: "call end_session again to check",
+      });
+    }
+    if (result.failedHooks.length) {
+      throw new DriverError("session_cleanup_partial", `Session "${name}" ended but some cleanup failed`, {
+        session: name,
+        cleanup_complete: false,
+        failed_hooks: result.failedHooks.map((hook) => ({ hook, error: "cleanup failed" })),
+      });
+    }
+    return ok({ session: name, active: false }, `✅ Session '${name}' ended.`);
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { labelParam, sessionRow, SessionRow } from "./_session_view.ts";
+
+/** Content-free status of one session of this connection. */
+export default defineTool({
+  name: "get_session",
+  title: "Get session",
+  description: "Read content-free lifecycle status (state, transport, idle and expiry times) for one " +
+    "session of this connection: the label given, or the implicit session.",
+  group: "session",
+  input: z.strictObject({ session: labelParam }),
+  output: SessionRow,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  risk: "r0",
+  capabilities: ["session.lifecycle.read"],
+  sessionRequiring: false,
+  run(ctx, args) {
+    const session = ctx.state.sessions.peek(ctx.lease, args.session);
+    if (!session) {
+      throw new DriverError("session_not_started", `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`, {
+        hint: "call start_session, or any tool with this session label",
+      });
+    }
+    const row = sessionRow(ctx, session);
+    return Promise.resolve(ok(row, `✅ Session ${row.session ?? "(implicit)"}: ${row.state}, idle ${row.idle_seconds}s`));
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { CapturePolicyFields, capturePolicyView, labelParam } from "./_session_view.ts";
+
+/** Deprecated alias: a live session's legacy capture policy. */
+export default defineTool({
+  name: "get_session_state",
+  title: "Get session state (deprecated)",
+  description: "Deprecated compatibility alias that reads a live session's legacy capture-scope policy.",
+  group: "session",
+  input: z.strictObject({ session: labelParam }),
+  output: z.object(CapturePolicyFields),
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  risk: "r0",
+  capabilities: ["session.capture_scope.read"],
+  sessionRequiring: false,
+  run(ctx, args) {
+    const session = ctx.state.sessions.peek(ctx.lease, args.session);
+    if (!session) {
+      throw new DriverError("session_not_started", `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`, {
+        hint: "call start_session first",
+      });
+    }
+    return Promise.resolve(ok(capturePolicyView(ctx, session), `✅ Session '${session.label ?? "implicit"}' policy`));
+  },
+});
