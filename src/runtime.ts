@@ -6,6 +6,8 @@
  */
 import { ConfigStore } from "./core/config.ts";
 import { ToolRegistry } from "./core/registry.ts";
+import { createAuthorizer } from "./core/permissions/authorizer.ts";
+import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
 import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
 import { createBackend, type DesktopMode } from "./platform/mod.ts";
 import { allTools } from "../tools/mod.ts";
@@ -19,7 +21,9 @@ export interface Runtime {
 /** Options for {@linkcode startRuntime}. */
 export interface RuntimeOptions {
   desktop: DesktopMode;
-  permissionMode: PermissionMode;
+  /** The launcher's permissions; `permissionMode` alone is shorthand for a mode without manifest. */
+  permissions?: PermissionConfig;
+  permissionMode?: PermissionMode;
   log?: (line: string) => void;
 }
 
@@ -28,8 +32,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const backend = await createBackend(Deno.build.os, { desktop: options.desktop, log: options.log });
   const config = new ConfigStore();
   if (config.loadWarning) options.log?.(config.loadWarning);
-  const state = new RuntimeState(config, options.permissionMode);
-  const registry = new ToolRegistry(allTools, backend, state);
+  const permissions = options.permissions ??
+    resolvePermissions({
+      mode: options.permissionMode ?? "standard",
+      dangerouslyBypass: options.permissionMode === "unrestricted",
+      env: () => undefined,
+    });
+  const state = new RuntimeState(config, permissions.mode);
+  const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions));
   state.sessions.startSweeper();
   let closed: Promise<void> | null = null;
   return {

@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   "native_call_failed", // OS API returned an error
   // Authorization and sessions
   "permission_denied",
+  "bounded_resource_outside_manifest", // bounded mode: the resource is not in the capability manifest
+  "authorization_expired", // bounded mode: the manifest's expiry or idle timeout passed
   "foreign_process_termination_denied",
   "session_ended",
   "session_not_started",
@@ -92,6 +94,8 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "button_not_held",
   "unsupported_platform",
   "permission_denied",
+  "bounded_resource_outside_manifest",
+  "authorization_expired",
   "foreign_process_termination_denied",
   "session_ended",
   "session_not_started",

@@ -8,7 +8,7 @@ import { DriverError } from "../core/errors.ts";
 import { CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
 import { fromBase64 } from "../core/result.ts";
-import type { PermissionMode } from "../core/runtime_state.ts";
+import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import { serveMcpStdio } from "./mcp_stdio.ts";
@@ -16,7 +16,7 @@ import { serveMcpStdio } from "./mcp_stdio.ts";
 /** What the CLI needs from the composition root. */
 export interface CliHost {
   catalog: ToolCatalog;
-  startRuntime(options: { desktop: DesktopChoice; permissionMode: PermissionMode }): Promise<{
+  startRuntime(options: { desktop: DesktopChoice; permissions: PermissionConfig }): Promise<{
     registry: ToolRegistry;
     close(): Promise<void>;
   }>;
@@ -48,7 +48,12 @@ Options:
                           auto (default): use $DISPLAY, or start a private desktop (Xvfb 1920x1080x24,
                           openbox, session D-Bus, AT-SPI bus) when DISPLAY is unset. Env: CUA_DRIVER_DESKTOP
   --permission-mode standard|bounded|unrestricted
-                          Fixed for the life of the process (default standard). Env: CUA_DRIVER_PERMISSION_MODE
+                          Fixed for the life of the process (default standard). Env: CUA_DRIVER_PERMISSION_MODE.
+                          unrestricted also needs --dangerously-bypass-approvals; bounded needs a manifest
+  --capability-manifest PATH --approve-capability-manifest
+                          The bounded-mode ceiling: allowed tools, apps, files, desktop (YAML or JSON)
+  --grant existing-profile
+                          Standard mode: allow attaching to an existing browser profile
   --screenshot-out-file PATH
                           For a tool that returns an image: write the first image to PATH
   --full                  Print the whole MCP result (content parts with base64 images) as JSON
@@ -171,15 +176,21 @@ async function withRuntime(
     console.error(`cua-driver: --desktop must be auto, embedded or system, not "${desktop}"`);
     return EXIT.usage;
   }
-  const mode = args.flags.get("--permission-mode") ?? Deno.env.get("CUA_DRIVER_PERMISSION_MODE") ??
-    "standard";
-  if (mode !== "standard" && mode !== "bounded" && mode !== "unrestricted") {
-    console.error(`cua-driver: --permission-mode must be standard, bounded or unrestricted, not "${mode}"`);
+  let permissions: PermissionConfig;
+  try {
+    permissions = permissionsFromFlags(args);
+  } catch (error) {
+    console.error(`cua-driver: ${(error as Error).message}`);
     return EXIT.usage;
+  }
+  if (permissions.mode === "unrestricted") {
+    console.error(
+      "cua-driver: DANGER: permission mode unrestricted: every tool and resource is open to the agent",
+    );
   }
   let runtime;
   try {
-    runtime = await host.startRuntime({ desktop, permissionMode: mode });
+    runtime = await host.startRuntime({ desktop, permissions });
   } catch (error) {
     const message = error instanceof DriverError && error.data.hint
       ? `${error.message}: ${error.data.hint}`
@@ -192,6 +203,21 @@ async function withRuntime(
   } finally {
     await runtime.close();
   }
+}
+
+/** The permission configuration the launcher's flags and environment ask for. */
+export function permissionsFromFlags(args: ParsedArgs): PermissionConfig {
+  const value = (flag: string) => {
+    const v = args.flags.get(flag);
+    return typeof v === "string" ? v : undefined;
+  };
+  return resolvePermissions({
+    mode: value("--permission-mode"),
+    dangerouslyBypass: args.flags.has("--dangerously-bypass-approvals"),
+    manifestPath: value("--capability-manifest"),
+    approveManifest: args.flags.has("--approve-capability-manifest"),
+    grants: args.repeated.get("--grant"),
+  });
 }
 
 function describe(catalog: ToolCatalog, name: string | undefined): number {

@@ -24,6 +24,7 @@ const SWITCHES = new Set([
   "--pretty",
   "--direct",
   "--approve-capability-manifest",
+  "--dangerously-bypass-approvals",
 ]);
 
 /** Parsed command line. */

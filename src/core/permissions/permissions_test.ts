@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { ok } from "../result.ts";
+import { defineTool } from "../tool.ts";
+import { createAuthorizer } from "./authorizer.ts";
+import { resolvePermissions } from "./config.ts";
+import type { DriverError } from "../errors.ts";
+
+const noEnv = () => undefined;
+
+function tool(name: string, risk: "r0" | "r1" | "r2" | "r3" = "r1") {
+  return defineTool({
+    name,
+    title: name,
+    description: name,
+    group: "system",
+    input: z.object({}),
+    hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+    risk,
+    capabilities: [],
+    run: () => Promise.resolve(ok({}, "")),
+  });
+}
+
+function writeManifest(text: string): string {
+  const path = Deno.makeTempFileSync({ suffix: ".yaml" });
+  Deno.writeTextFileSync(path, text);
+  return path;
+}
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    return (error as DriverError).code ?? (error as Error).message;
+  }
+  return "allowed";
+}
+
+const session = {} as never;
+
+Deno.test("resolvePermissions defaults to standard and needs acknowledgements for the risky modes", () => {
+  assert.equal(resolvePermissions({ env: noEnv }).mode, "standard");
+  assert.throws(
+    () => resolvePermissions({ mode: "unrestricted", env: noEnv }),
+    /dangerously-bypass-approvals/,
+  );
+  assert.equal(
+    resolvePermissions({ mode: "yolo", dangerouslyBypass: true, env: noEnv }).mode,
+    "unrestricted",
+  );
+  assert.throws(
+    () =>
+      resolvePermissions({
+        mode: "unrestricted",
+        dangerouslyBypass: true,
+        env: (n) => n === "CUA_DRIVER_DISABLE_UNRESTRICTED" ? "1" : undefined,
+      }),
+    /disabled/,
+  );
+  assert.throws(
+    () => resolvePermissions({ mode: "standard", dangerouslyBypass: true, env: noEnv }),
+    /only goes with/,
+  );
+  assert.throws(() => resolvePermissions({ mode: "bounded", env: noEnv }), /needs a capability manifest/);
+  assert.throws(() => resolvePermissions({ mode: "sideways", env: noEnv }), /Unknown permission mode/);
+  assert.throws(() => resolvePermissions({ grants: ["everything"], env: noEnv }), /Unknown grant/);
+});
+
+Deno.test("resolvePermissions requires the manifest approval and both timeouts in bounded mode", () => {
+  const path = writeManifest("version: 3\nallow:\n  tools: [get_screen_size]\n");
+  assert.throws(
+    () => resolvePermissions({ mode: "bounded", manifestPath: path, env: noEnv }),
+    /approve-capability-manifest/,
+  );
+  assert.throws(
+    () => resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
+    /expires_after and idle_timeout/,
+  );
+  const bad = writeManifest("version: 3\nallow:\n  tools: []\n");
+  assert.throws(
+    () => resolvePermissions({ mode: "bounded", manifestPath: bad, approveManifest: true, env: noEnv }),
+    /invalid/,
+  );
+});
+
+Deno.test("createAuthorizer in bounded mode denies tools, processes, files and the desktop outside the manifest", () => {
+  const path = writeManifest(`version: 3
+expires_after: 1h
+idle_timeout: 30m
+allow:
+  tools: [get_screen_size, click, get_window_state, launch_app, kill_app]
+resources:
+  apps:
+    - executable: sleep
+      launch: true
+  files:
+    write: [{ dir: /tmp/allowed }]
+`);
+  const config = resolvePermissions({
+    mode: "bounded",
+    manifestPath: path,
+    approveManifest: true,
+    env: noEnv,
+  });
+  const authorize = createAuthorizer(config);
+  assert.equal(refusal(() => authorize(tool("get_screen_size", "r0"), {}, session)), "allowed");
+  assert.equal(refusal(() => authorize(tool("list_windows", "r2"), {}, session)), "permission_denied");
+  assert.equal(
+    refusal(() => authorize(tool("click"), { pid: 1 }, session)),
+    "bounded_resource_outside_manifest",
+  );
+  assert.equal(
+    refusal(() => authorize(tool("click"), { target: { kind: "desktop" } }, session)),
+    "bounded_resource_outside_manifest",
+  );
+  assert.equal(
+    refusal(() => authorize(tool("launch_app"), { launch_path: "gedit" }, session)),
+    "bounded_resource_outside_manifest",
+  );
+  assert.equal(
+    refusal(() => authorize(tool("launch_app"), { launch_path: "/bin/sleep 5" }, session)),
+    "allowed",
+  );
+  assert.equal(
+    refusal(() =>
+      authorize(tool("get_window_state", "r3"), { screenshot_out_file: "/etc/shot.png" }, session)
+    ),
+    "bounded_resource_outside_manifest",
+  );
+  assert.equal(
+    refusal(() =>
+      authorize(tool("get_window_state", "r3"), { screenshot_out_file: "/tmp/allowed/a/shot.png" }, session)
+    ),
+    "allowed",
+  );
+  const sleeper = new Deno.Command("sleep", { args: ["5"] }).spawn();
+  try {
+    assert.equal(refusal(() => authorize(tool("click"), { pid: sleeper.pid }, session)), "allowed");
+    assert.equal(
+      refusal(() => authorize(tool("kill_app", "r3"), { pid: sleeper.pid }, session)),
+      "bounded_resource_outside_manifest",
+    );
+  } finally {
+    sleeper.kill();
+  }
+});
+
+Deno.test("createAuthorizer never lets a tool target the driver itself, in any mode", () => {
+  const authorize = createAuthorizer(
+    resolvePermissions({ mode: "unrestricted", dangerouslyBypass: true, env: noEnv }),
+  );
+  assert.equal(
+    refusal(() => authorize(tool("kill_app", "r3"), { pid: Deno.pid }, session)),
+    "permission_denied",
+  );
+  assert.equal(
+    refusal(() =>
+      authorize(tool("click"), { target: { kind: "window", pid: Deno.pid, window_id: 5 } }, session)
+    ),
+    "permission_denied",
+  );
+  assert.equal(refusal(() => authorize(tool("weird", "r9" as "r1"), {}, session)), "permission_denied");
+});
