@@ -16,6 +16,7 @@ if (import.meta.main) {
     startRuntime: (options) =>
       startRuntime({ ...options, log: (line) => console.error(`cua-driver: ${line}`) }),
     runDemo,
+    serveExtras: () => Promise.resolve(null),
   });
   Deno.exit(code);
 }

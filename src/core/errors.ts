@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   // Platform
   "unsupported_platform", // tool or option not available on this OS or session type
   "display_unavailable", // no X server / lost connection
+  "daemon_unavailable", // no daemon listens on the socket
   "accessibility_unavailable", // AT-SPI bus not reachable
   "capture_failed",
   "clipboard_unavailable",

@@ -68,6 +68,15 @@ export interface CallOptions {
   inheritedSession?: { label: string | null };
 }
 
+/**
+ * What a transport needs: the tool listing and the dispatch. The in-process
+ * registry is one; a daemon client proxying to a registry elsewhere is another.
+ */
+export interface ToolHost {
+  list(): ToolListing[] | Promise<ToolListing[]>;
+  call(name: string, args: unknown, options: CallOptions): Promise<ToolResult>;
+}
+
 /** Decides whether a call may run; throws `permission_denied` otherwise. */
 export type Authorizer = (tool: AnyTool, args: Record<string, unknown>, session: Session) => void;
 
@@ -206,7 +215,15 @@ export class ToolRegistry extends ToolCatalog {
     let result: ToolResult;
     try {
       result = await tool.run(
-        { backend: this.backend, signal, session, state: this.state, dispatch, lease: options.lease, transport: options.transport },
+        {
+          backend: this.backend,
+          signal,
+          session,
+          state: this.state,
+          dispatch,
+          lease: options.lease,
+          transport: options.transport,
+        },
         parsed.data,
       );
     } finally {

@@ -11,6 +11,14 @@ import { fromBase64 } from "../core/result.ts";
 import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
+import {
+  callCommand,
+  mcpProxyCommand,
+  serveCommand,
+  type ServeExtras,
+  statusCommand,
+  stopCommand,
+} from "./cli_daemon.ts";
 import { serveMcpStdio } from "./mcp_stdio.ts";
 
 /** What the CLI needs from the composition root. */
@@ -21,6 +29,8 @@ export interface CliHost {
     close(): Promise<void>;
   }>;
   runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;
+  /** Servers `serve` starts beside the socket (the HTTP/gRPC listener when configured). */
+  serveExtras: ServeExtras;
 }
 
 /** Desktop selection. */
@@ -34,7 +44,13 @@ export function helpText(): string {
 Usage: cua-driver [OPTIONS] [COMMAND] [ARGS]
 
 Commands:
-  mcp                     Serve MCP (protocol 2025-06-18) on stdin/stdout (the default when stdin is not a terminal)
+  mcp [--socket [PATH]]   Serve MCP (protocol 2025-06-18) on stdin/stdout (the default when stdin is not a
+                          terminal); with --socket, proxy to a running daemon instead of owning the desktop
+  serve [--socket PATH]   Run the daemon: one runtime behind a Unix socket (default ~/.cache/cua-driver/
+                          cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
+                          CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port
+  call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
+  status | stop           Show or stop the daemon
   demo [--app CMD]        Start the desktop, launch an app (default gtk3-widget-factory), observe it, act on it, print what it saw
   list-tools              One line per tool: name and summary
   describe <tool>         A tool's description and JSON input schema
@@ -54,6 +70,7 @@ Options:
                           The bounded-mode ceiling: allowed tools, apps, files, desktop (YAML or JSON)
   --grant existing-profile
                           Standard mode: allow attaching to an existing browser profile
+  --socket PATH           The daemon socket for serve, call, status, stop and mcp --socket
   --screenshot-out-file PATH
                           For a tool that returns an image: write the first image to PATH
   --full                  Print the whole MCP result (content parts with base64 images) as JSON
@@ -101,10 +118,19 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       console.log(JSON.stringify(manifest(host.catalog), null, args.flags.has("--pretty") ? 2 : undefined));
       return EXIT.ok;
     case "mcp":
+      if (args.flags.has("--socket")) return await mcpProxyCommand(args);
       return await withRuntime(args, host, async (registry) => {
-        await serveMcpStdio(registry);
+        await serveMcpStdio(registry, { onClose: (lease) => registry.state.sessions.endLease(lease) });
         return EXIT.ok;
       });
+    case "serve":
+      return await withRuntime(args, host, (registry) => serveCommand(registry, args, host.serveExtras));
+    case "call":
+      return await callCommand(args, printResult);
+    case "status":
+      return await statusCommand(args);
+    case "stop":
+      return await stopCommand(args);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     default:

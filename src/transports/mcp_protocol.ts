@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { CAPABILITY_VERSION, type ToolRegistry, TOOLS_LIST_SCHEMA_VERSION } from "../core/registry.ts";
+import { CAPABILITY_VERSION, type ToolHost, TOOLS_LIST_SCHEMA_VERSION } from "../core/registry.ts";
 import type { TransportKind } from "../core/session.ts";
 import { VERSION } from "../version.ts";
 
@@ -41,7 +41,7 @@ export class McpConnection {
   #clientName = "";
 
   constructor(
-    readonly registry: ToolRegistry,
+    readonly registry: ToolHost,
     readonly transport: TransportKind,
     lease?: string,
   ) {
@@ -126,7 +126,7 @@ export class McpConnection {
           jsonrpc: "2.0",
           id,
           result: {
-            tools: this.registry.list(),
+            tools: await this.registry.list(),
             capability_version: CAPABILITY_VERSION,
             schema_version: TOOLS_LIST_SCHEMA_VERSION,
           },

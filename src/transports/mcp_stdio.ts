@@ -5,16 +5,23 @@
  *
  * @module
  */
-import type { ToolRegistry } from "../core/registry.ts";
+import type { ToolHost } from "../core/registry.ts";
 import { McpConnection } from "./mcp_protocol.ts";
 
 /** Serves MCP on the given streams until the input ends. */
 export async function serveMcpStdio(
-  registry: ToolRegistry,
-  input: ReadableStream<Uint8Array> = Deno.stdin.readable,
-  output: WritableStream<Uint8Array> = Deno.stdout.writable,
+  host: ToolHost,
+  options: {
+    input?: ReadableStream<Uint8Array>;
+    output?: WritableStream<Uint8Array>;
+    /** Called with the connection's lease once input ends (ends its sessions). */
+    onClose?: (lease: string) => Promise<unknown>;
+    lease?: string;
+  } = {},
 ): Promise<void> {
-  const connection = new McpConnection(registry, "mcp_stdio");
+  const input = options.input ?? Deno.stdin.readable;
+  const output = options.output ?? Deno.stdout.writable;
+  const connection = new McpConnection(host, "mcp_stdio", options.lease);
   const writer = output.getWriter();
   const encoder = new TextEncoder();
   let writing = Promise.resolve();
@@ -47,6 +54,6 @@ export async function serveMcpStdio(
   }
   await Promise.allSettled([...pending]);
   await writing;
-  await registry.state.sessions.endLease(connection.lease);
+  await options.onClose?.(connection.lease);
   writer.releaseLock();
 }

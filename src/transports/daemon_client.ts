@@ -1,0 +1,145 @@
+/**
+ * A client of `cua-driver serve`: one connection (one session lease), requests
+ * pipelined by id, and a {@linkcode ToolHost} view so the stdio MCP server can
+ * proxy to the daemon.
+ *
+ * @module
+ */
+import { DriverError } from "../core/errors.ts";
+import type { CallOptions, ToolHost, ToolListing } from "../core/registry.ts";
+import type { ToolResult } from "../core/result.ts";
+import { type DaemonRequest, type DaemonResponse, readLines } from "./daemon_protocol.ts";
+
+/** A connected daemon client. */
+export class DaemonClient implements ToolHost {
+  #nextId = 1;
+  readonly #pending = new Map<number, { resolve: (r: DaemonResponse) => void; reject: (e: Error) => void }>();
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #encoder = new TextEncoder();
+  #closed = false;
+  readonly closed: Promise<void>;
+
+  private constructor(readonly conn: Deno.UnixConn, readonly socketPath: string) {
+    this.#writer = conn.writable.getWriter();
+    this.closed = this.#readLoop();
+  }
+
+  /**
+   * Connects, refusing a socket owned by another user.
+   *
+   * @throws {DriverError} `daemon_unavailable` when nothing listens; `permission_denied`
+   *   for another user's socket.
+   */
+  static async connect(socketPath: string): Promise<DaemonClient> {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(socketPath);
+    } catch {
+      throw daemonNotRunning(socketPath);
+    }
+    const uid = Deno.uid();
+    if (uid !== null && info.uid !== null && info.uid !== uid) {
+      throw new DriverError(
+        "permission_denied",
+        `The daemon socket ${socketPath} belongs to uid ${info.uid}, not to you (uid ${uid})`,
+        {
+          hint: "start your own daemon with cua-driver serve, or pass --socket with your socket",
+        },
+      );
+    }
+    let conn: Deno.UnixConn;
+    try {
+      conn = await Deno.connect({ transport: "unix", path: socketPath });
+    } catch {
+      throw daemonNotRunning(socketPath);
+    }
+    return new DaemonClient(conn, socketPath);
+  }
+
+  /** Sends one request and waits for its response. */
+  request(request: Omit<DaemonRequest, "id">): Promise<DaemonResponse> {
+    if (this.#closed) return Promise.reject(new Error("The daemon connection is closed"));
+    const id = this.#nextId++;
+    const promise = new Promise<DaemonResponse>((resolve, reject) =>
+      this.#pending.set(id, { resolve, reject })
+    );
+    this.#writer.write(this.#encoder.encode(JSON.stringify({ ...request, id }) + "\n")).catch((error) => {
+      this.#pending.get(id)?.reject(error);
+      this.#pending.delete(id);
+    });
+    return promise;
+  }
+
+  /** tools/list through the daemon. */
+  async list(): Promise<ToolListing[]> {
+    const response = await this.request({ method: "list" });
+    if (!response.ok) throw new Error(response.error ?? "list failed");
+    return (response.result as { tools: ToolListing[] }).tools;
+  }
+
+  /** tools/call through the daemon; transport failures become tool errors. */
+  async call(name: string, args: unknown, _options: CallOptions): Promise<ToolResult> {
+    try {
+      const response = await this.request({ method: "call", name, args, client_kind: "mcp_proxy" });
+      if (response.ok) return response.result as ToolResult;
+      return {
+        isError: true,
+        content: [{ type: "text", text: response.error ?? "The daemon refused the call" }],
+        structuredContent: {
+          status: "failed",
+          code: "internal_error",
+          message: response.error,
+          exit_code: response.exit_code,
+        },
+      };
+    } catch (error) {
+      return {
+        isError: true,
+        content: [{ type: "text", text: `Lost the daemon: ${(error as Error).message}` }],
+        structuredContent: { status: "failed", code: "internal_error", message: (error as Error).message },
+      };
+    }
+  }
+
+  /** Closes the connection (the daemon ends this lease's sessions). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.conn.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  async #readLoop(): Promise<void> {
+    try {
+      for await (const line of readLines(this.conn.readable)) {
+        const response = JSON.parse(line) as DaemonResponse;
+        const waiter = typeof response.id === "number" ? this.#pending.get(response.id) : undefined;
+        if (waiter) {
+          this.#pending.delete(response.id as number);
+          waiter.resolve(response);
+        }
+      }
+    } catch {
+      // Connection reset.
+    } finally {
+      this.#closed = true;
+      for (const { reject } of this.#pending.values()) reject(new Error("The daemon closed the connection"));
+      this.#pending.clear();
+    }
+  }
+}
+
+/** The error every daemon-backed command gives when nothing listens. */
+export function daemonNotRunning(socketPath: string): DriverError {
+  return new DriverError(
+    "daemon_unavailable",
+    `The cua-driver daemon is not running (no daemon on ${socketPath})`,
+    {
+      socket: socketPath,
+      hint: "start it with cua-driver serve",
+    },
+  );
+}

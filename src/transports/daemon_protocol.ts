@@ -1,0 +1,65 @@
+/**
+ * The daemon's wire protocol, shared by server and client: newline-delimited
+ * JSON over a Unix socket, one request object per line, one response line per
+ * request (contract.md §5.4). Requests may carry an `id` the response echoes, so
+ * a client can keep several calls in flight on one connection.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** A request line. */
+export interface DaemonRequest {
+  id?: number | string;
+  method: string;
+  name?: string;
+  args?: unknown;
+  /** Session label for `call`. */
+  session?: string;
+  client_kind?: "cli" | "mcp_proxy" | "python_sdk" | "typescript_sdk" | "unknown";
+}
+
+/** A response line. */
+export interface DaemonResponse {
+  id?: number | string;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+  /** Process exit code a CLI should use for a failure. */
+  exit_code?: number;
+}
+
+/** Exit codes the daemon reports (contract.md §5.4). */
+export const DaemonExit = { error: 1, usage: 64, badRequest: 65 } as const;
+
+/** The cache directory of the driver: `$XDG_CACHE_HOME/cua-driver` or `~/.cache/cua-driver`. */
+export function cacheDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  const home = Deno.env.get("HOME") ?? "/tmp";
+  return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".cache"), "cua-driver");
+}
+
+/** Default socket path. */
+export function defaultSocketPath(): string {
+  return Deno.env.get("CUA_DRIVER_SOCKET") ?? join(cacheDir(), "cua-driver.sock");
+}
+
+/** The pid file next to a socket. */
+export function pidFileFor(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, "") + ".pid";
+}
+
+/** Splits a byte stream into lines. */
+export async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buffer = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      if (line) yield line;
+    }
+  }
+  if (buffer.trim()) yield buffer.trim();
+}
