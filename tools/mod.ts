@@ -16,6 +16,15 @@ import get_desktop_state from "./screen/get_desktop_state.ts";
 import get_screen_size from "./screen/get_screen_size.ts";
 import zoom from "./screen/zoom.ts";
 import click from "./input/click.ts";
+import double_click from "./input/double_click.ts";
+import drag from "./input/drag.ts";
+import mouse_button_down from "./input/mouse_button_down.ts";
+import mouse_button_up from "./input/mouse_button_up.ts";
+import mouse_drag from "./input/mouse_drag.ts";
+import move_cursor from "./input/move_cursor.ts";
+import parallel_mouse_drag from "./input/parallel_mouse_drag.ts";
+import right_click from "./input/right_click.ts";
+import scroll from "./input/scroll.ts";
 import hotkey from "./input/hotkey.ts";
 import press_key from "./input/press_key.ts";
 import set_value from "./input/set_value.ts";
@@ -41,15 +50,24 @@ export const allTools: readonly AnyTool[] = [
   bring_to_front,
   set_window_frame,
   click,
+  double_click,
+  right_click,
+  drag,
+  mouse_button_down,
+  mouse_drag,
+  mouse_button_up,
+  parallel_mouse_drag,
   type_text,
   press_key,
   hotkey,
   set_value,
+  scroll,
   clipboard_read,
   clipboard_write,
   get_screen_size,
   get_desktop_state,
   get_cursor_position,
+  move_cursor,
   get_accessibility_tree,
   zoom,
   start_session,

@@ -267,6 +267,17 @@ export interface RawPointer {
   releaseAll(): Promise<void>;
   /** Waits until the window system processed everything sent. */
   sync(): Promise<void>;
+  /** Where the window system says this pointer is now; null when it cannot tell. */
+  position(): Promise<Point | null>;
+}
+
+/**
+ * A private pointer of its own (one more background device), for gestures that
+ * outlive one call (a held button) or run side by side (parallel drags).
+ */
+export interface OwnedPointer extends RawPointer {
+  /** Releases its buttons and removes the device. Idempotent. */
+  close(): Promise<void>;
 }
 
 /** A keyboard of one channel. Keys are canonical names or single characters. */
@@ -299,6 +310,13 @@ export interface InputBackend {
   /** True when background (private pointer/keyboard) input exists on this desktop. */
   backgroundAvailable(): Promise<boolean>;
   pointer(channel: InputChannel): Promise<RawPointer>;
+  /**
+   * Creates one more background pointer, independent of the channel pointers and of
+   * {@linkcode InputBackend.releaseAll}; the caller closes it.
+   *
+   * @throws {DriverError} `background_unavailable` when the window system cannot create one.
+   */
+  extraPointer(): Promise<OwnedPointer>;
   keyboard(channel: InputChannel): Promise<RawKeyboard>;
   /** Points the background keyboard at a window for `body`, then restores the previous active window. */
   withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T>;

@@ -92,6 +92,15 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   type_text: [false, true, false, true, "r1"],
   press_key: [false, true, false, true, "r1"],
   hotkey: [false, true, false, true, "r1"],
+  double_click: [false, true, false, true, "r1"],
+  right_click: [false, true, false, true, "r1"],
+  drag: [false, true, false, true, "r1"],
+  mouse_button_down: [false, true, false, true, "r1"],
+  mouse_drag: [false, true, false, true, "r1"],
+  mouse_button_up: [false, true, false, true, "r1"],
+  parallel_mouse_drag: [false, true, false, true, "r1"],
+  scroll: [false, false, false, true, "r1"],
+  move_cursor: [false, false, true, false, "r1"],
 };
 
 const catalog = new ToolCatalog(allTools);

@@ -16,6 +16,7 @@ import type {
   InputChannel,
   LaunchRequest,
   LaunchResult,
+  OwnedPointer,
   Point,
   ProcessInfo,
   RawImage,
@@ -56,6 +57,8 @@ export interface FakeElement {
   focused: boolean;
   text: string | null;
   value: number;
+  /** False for elements without a numeric value (value() then reads NaN, as AT-SPI does). */
+  hasValue: boolean;
   frame: Rect | null;
   activations: number;
 }
@@ -69,6 +72,7 @@ export function fakeElement(partial: Partial<FakeElement> = {}): FakeElement {
     focused: false,
     text: null,
     value: 0,
+    hasValue: true,
     frame: null,
     activations: 0,
     ...partial,
@@ -229,8 +233,15 @@ export class FakeBackend implements Backend {
       element(ref).text = text;
       return this.#record("ax.setText", true);
     },
-    value: (ref: unknown) =>
-      this.#record("ax.value", { current: element(ref).value, min: 0, max: 100, step: 1 }),
+    value: (ref: unknown) => {
+      const e = element(ref);
+      return this.#record(
+        "ax.value",
+        e.hasValue
+          ? { current: e.value, min: 0, max: 100, step: 1 }
+          : { current: NaN, min: NaN, max: NaN, step: 0 },
+      );
+    },
     setValue: (ref: unknown, value: number) => {
       element(ref).value = value;
       return this.#record("ax.setValue", undefined);
@@ -259,8 +270,13 @@ export class FakeBackend implements Backend {
 
   /** Toolkit reported for every pid. */
   toolkitName: Toolkit = "gtk3";
-  /** Whether targets are uncovered at every point. */
-  onTop = true;
+  /** Whether targets are uncovered at every point (or per point). */
+  onTop: boolean | ((point: Point) => boolean) = true;
+  /** Called after every scripted pointer event, to script an app's reaction. */
+  onPointer: ((pointer: string, what: string) => void) | null = null;
+  /** Positions of the scripted pointers, by name (the global one is `cursor`). */
+  readonly pointerPositions = new Map<string, Point>();
+  #extraPointers = 0;
 
   readonly input = {
     backgroundAvailable: () => this.#record("input.backgroundAvailable", true),
@@ -274,7 +290,24 @@ export class FakeBackend implements Backend {
       this.calls.push(`input.withForeground ${windowId}`);
       return await body();
     },
-    windowOnTopAt: (_windowId: number, _point: Point) => this.#record("input.windowOnTopAt", this.onTop),
+    extraPointer: () => {
+      const name = `extra${++this.#extraPointers}`;
+      let closed = false;
+      const pointer: OwnedPointer = {
+        ...this.#pointer(name),
+        close: () => {
+          if (!closed) this.calls.push(`pointer.${name}.close`);
+          closed = true;
+          return Promise.resolve();
+        },
+      };
+      return this.#record("input.extraPointer", pointer);
+    },
+    windowOnTopAt: (_windowId: number, point: Point) =>
+      this.#record(
+        `input.windowOnTopAt ${point.x},${point.y}`,
+        typeof this.onTop === "function" ? this.onTop(point) : this.onTop,
+      ),
     toolkit: (_pid: number) => this.#record("input.toolkit", this.toolkitName),
     releaseAll: () => this.#record("input.releaseAll", undefined),
     observe: () =>
@@ -286,17 +319,26 @@ export class FakeBackend implements Backend {
       }),
   };
 
-  #pointer(channel: InputChannel): RawPointer {
+  #pointer(channel: InputChannel | string): RawPointer {
     const log = (what: string) => {
       this.calls.push(`pointer.${channel}.${what}`);
+      this.onPointer?.(channel, what);
       return Promise.resolve();
     };
     return {
-      move: (p) => log(`move ${p.x},${p.y}`),
+      move: (p) => {
+        if (channel === "global") this.cursor = { x: p.x, y: p.y };
+        else this.pointerPositions.set(channel, { x: p.x, y: p.y });
+        return log(`move ${p.x},${p.y}`);
+      },
       button: (b, down) => log(`${down ? "down" : "up"} ${b}`),
       wheel: (dx, dy) => log(`wheel ${dx},${dy}`),
       releaseAll: () => log("releaseAll"),
       sync: () => Promise.resolve(),
+      position: () =>
+        Promise.resolve(
+          channel === "global" ? { ...this.cursor } : this.pointerPositions.get(channel) ?? null,
+        ),
     };
   }
 

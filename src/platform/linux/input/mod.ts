@@ -9,6 +9,7 @@ import type {
   DesktopObservation,
   InputBackend,
   InputChannel,
+  OwnedPointer,
   Point,
   RawKeyboard,
   RawPointer,
@@ -18,6 +19,7 @@ import type { XConnection } from "../x11/connection.ts";
 import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
 import { withBackgroundKeyboard } from "./background_keyboard.ts";
 import { observeDesktop } from "./desktop_observer.ts";
+import { ExtraPointerPool } from "./extra_pointers.ts";
 import { withForeground } from "./foreground.ts";
 import { createKeyboard } from "./keyboard_channel.ts";
 import { X11Pointer } from "./pointer.ts";
@@ -30,6 +32,8 @@ interface Devices {
   agent: AgentMaster | null;
   pointers: Partial<Record<InputChannel, X11Pointer>>;
   keyboards: Partial<Record<InputChannel, RawKeyboard>>;
+  /** Pointers of their own for held buttons and parallel drags, created on first use. */
+  extras?: ExtraPointerPool;
 }
 
 /** Input on one X display. */
@@ -43,6 +47,7 @@ export class X11Input implements InputBackend {
   #current(): Devices {
     const conn = this.connection();
     if (!this.#devices || this.#devices.conn !== conn) {
+      this.#devices?.extras?.close();
       this.#devices?.agent?.close();
       this.#devices = { conn, agent: null, pointers: {}, keyboards: {} };
       this.#background = null;
@@ -72,6 +77,12 @@ export class X11Input implements InputBackend {
     const agent = channel === "background" ? this.#agent() : null;
     devices.pointers[channel] ??= new X11Pointer(devices.conn, agent);
     return Promise.resolve(devices.pointers[channel]!);
+  }
+
+  extraPointer(): Promise<OwnedPointer> {
+    const devices = this.#current();
+    devices.extras ??= new ExtraPointerPool(devices.conn);
+    return Promise.resolve(devices.extras.acquire());
   }
 
   keyboard(channel: InputChannel): Promise<RawKeyboard> {
@@ -114,8 +125,9 @@ export class X11Input implements InputBackend {
     for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll();
   }
 
-  /** Removes the agent master. */
+  /** Removes the agent master and every extra one. */
   close(): void {
+    this.#devices?.extras?.close();
     this.#devices?.agent?.close();
     this.#devices = null;
   }

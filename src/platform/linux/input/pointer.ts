@@ -6,10 +6,12 @@
  * @module
  */
 import { x11 } from "../../../../ffi/linux/x11.ts";
+import { xi } from "../../../../ffi/linux/xi.ts";
 import { xtst } from "../../../../ffi/linux/xtst.ts";
 import type { MouseButton, Point, RawPointer } from "../../types.ts";
 import type { XConnection } from "../x11/connection.ts";
 import type { AgentMaster } from "./agent_master.ts";
+import { corePointer } from "./desktop_observer.ts";
 
 /** X button numbers. */
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
@@ -73,6 +75,40 @@ export class X11Pointer implements RawPointer {
   sync(): Promise<void> {
     if (this.conn.alive) x11.symbols.XSync(this.conn.unsafeDisplay(), 0);
     return Promise.resolve();
+  }
+
+  /** The server's position of this pointer (the agent master's own sprite, or the core pointer). */
+  position(): Promise<Point | null> {
+    if (!this.conn.alive) return Promise.resolve(null);
+    if (!this.agent) return Promise.resolve(corePointer(this.conn));
+    const root = new BigUint64Array(1), child = new BigUint64Array(1);
+    const rx = new Float64Array(1),
+      ry = new Float64Array(1),
+      wx = new Float64Array(1),
+      wy = new Float64Array(1);
+    // XIButtonState {int mask_len; unsigned char *mask} (mask is Xlib-allocated); modifier and group: 4 ints each.
+    const buttons = new BigUint64Array(2), mods = new Int32Array(4), group = new Int32Array(4);
+    const display = this.conn.unsafeDisplay();
+    const { value: same, errors } = this.conn.trap(() =>
+      xi.symbols.XIQueryPointer(
+        display,
+        this.agent!.pointerId,
+        this.conn.root,
+        root,
+        child,
+        rx,
+        ry,
+        wx,
+        wy,
+        buttons,
+        mods,
+        group,
+      )
+    );
+    const mask = Deno.UnsafePointer.create(buttons[1]);
+    if (mask) x11.symbols.XFree(mask);
+    if (errors.length || !same) return Promise.resolve(null);
+    return Promise.resolve({ x: Math.round(rx[0]), y: Math.round(ry[0]) });
   }
 
   #emitButton(number: number, down: boolean): void {

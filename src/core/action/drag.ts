@@ -1,0 +1,81 @@
+/**
+ * The drag ladder: press, interpolated moves, release. Background drives a
+ * private pointer and needs the whole path uncovered; foreground runs in the
+ * window transaction; desktop scope uses the user's pointer. A slider under the
+ * start point is read back.
+ *
+ * @module
+ */
+import type { MouseButton, Point } from "../../platform/types.ts";
+import type { ToolContext } from "../tool.ts";
+import { requireBackgroundPointer } from "./background.ts";
+import type { DeliveryMode } from "./click.ts";
+import { dragAlong } from "./gesture.ts";
+import { heldModifiers } from "./modifiers.ts";
+import type { Outcome } from "./outcome.ts";
+import type { ActionTarget } from "./target.ts";
+import { probeAt, settleProbe } from "./value_probe.ts";
+
+/** What to drag with. */
+export interface DragGesture {
+  button: MouseButton;
+  modifiers: string[];
+  durationMs: number;
+}
+
+/** Runs one drag along `path` (screen points, already interpolated). */
+export async function performDrag(
+  ctx: ToolContext,
+  target: ActionTarget,
+  path: readonly Point[],
+  gesture: DragGesture,
+  mode: DeliveryMode,
+): Promise<Outcome> {
+  const from = path[0], to = path.at(-1)!;
+  const label = `${gesture.button} drag from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`;
+  const drag = (channel: "background" | "global") => async () => {
+    const pointer = await ctx.backend.input.pointer(channel);
+    await dragAlong(pointer, path, gesture.button, gesture.durationMs);
+  };
+  if (target.scope === "desktop") {
+    await heldModifiers(ctx, "global", gesture.modifiers, drag("global"));
+    return {
+      effect: "unverifiable",
+      route: "global_input",
+      mode: "not_applicable",
+      deliveredCount: 1,
+      summary: `${label} on the screen with your pointer`,
+    };
+  }
+  if (mode === "background") await requireBackgroundPointer(ctx, target, path, "drag");
+  const probe = await probeAt(ctx, target.windowId, from);
+  let summary: string;
+  if (mode === "foreground") {
+    await ctx.backend.input.withForeground(
+      target.windowId,
+      () => heldModifiers(ctx, "global", gesture.modifiers, drag("global")),
+    );
+    summary = `${label} in window ${target.windowId}, then restored the previous window`;
+  } else {
+    await heldModifiers(ctx, "background", gesture.modifiers, drag("background"), target.windowId);
+    summary = `${label} in window ${target.windowId} with a private pointer`;
+  }
+  const base = { route: "global_input" as const, mode, deliveredCount: 1 };
+  if (!probe) return { ...base, effect: "unverifiable", summary };
+  const { changed, after } = await settleProbe(ctx, probe);
+  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
+  if (changed) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["value_readback"],
+      summary: `${summary}; ${what} value ${probe.before} -> ${after}`,
+    };
+  }
+  return {
+    ...base,
+    effect: "suspected_noop",
+    escalation: mode === "background" ? { target: "foreground", reason: "suspected_noop" } : undefined,
+    summary: `${summary}; ${what} value stayed ${probe.before}`,
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * The scroll ladder. An element, in background: its accessibility scroll actions,
+ * else its numeric value (a slider or scroll bar) moved by steps; both read back.
+ * A point (or an element without either): wheel detents through a private pointer
+ * where nothing covers the point, in the foreground transaction, or on the user's
+ * pointer for the desktop.
+ *
+ * @module
+ */
+import type { Point } from "../../platform/types.ts";
+import type { SnapshotElement } from "../snapshots.ts";
+import type { ToolContext } from "../tool.ts";
+import { requireBackgroundPointer } from "./background.ts";
+import type { DeliveryMode } from "./click.ts";
+import type { Outcome } from "./outcome.ts";
+import { elementCenter } from "./pointing.ts";
+import type { ActionTarget } from "./target.ts";
+import { probeAt, probeElement, settleProbe, type ValueProbe } from "./value_probe.ts";
+
+/** Scroll directions. */
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
+/** Wheel detents per `by: "page"` unit (X11 has no page wheel event). */
+export const DETENTS_PER_PAGE = 5;
+
+/** What to scroll. */
+export interface ScrollGesture {
+  direction: ScrollDirection;
+  /** Units of `by`. */
+  amount: number;
+  by: "line" | "page";
+}
+
+/** Detents of a gesture: one per line, {@linkcode DETENTS_PER_PAGE} per page. */
+export function detents(gesture: ScrollGesture): number {
+  return gesture.amount * (gesture.by === "page" ? DETENTS_PER_PAGE : 1);
+}
+
+const ACTIONS: Record<ScrollDirection, string[]> = {
+  up: ["scrollup", "scrollbackward"],
+  down: ["scrolldown", "scrollforward"],
+  left: ["scrollleft"],
+  right: ["scrollright"],
+};
+
+/**
+ * Runs one scroll: at `point` (screen points), else at the target's element, else at
+ * the window's centre (desktop scope needs `point`).
+ */
+export async function performScroll(
+  ctx: ToolContext,
+  target: ActionTarget,
+  point: Point | null,
+  gesture: ScrollGesture,
+  mode: DeliveryMode,
+): Promise<Outcome> {
+  const count = detents(gesture);
+  const dx = gesture.direction === "left" ? -count : gesture.direction === "right" ? count : 0;
+  const dy = gesture.direction === "up" ? -count : gesture.direction === "down" ? count : 0;
+  const label = `scrolled ${gesture.direction} ${count} detent${count === 1 ? "" : "s"}`;
+  if (target.scope === "desktop") {
+    const pointer = await ctx.backend.input.pointer("global");
+    await pointer.move(point!);
+    await pointer.wheel(dx, dy);
+    await pointer.sync();
+    return {
+      effect: "unverifiable",
+      route: "global_input",
+      mode: "not_applicable",
+      deliveredCount: count,
+      summary: `${label} at screen (${point!.x}, ${point!.y}) with your pointer`,
+    };
+  }
+  const element = target.element?.element ?? null;
+  if (element && mode === "background") {
+    const done = await accessibilityScroll(ctx, element, gesture);
+    if (done) return done;
+  }
+  const at = point ?? (element ? await elementCenter(ctx, element.ref) : center(target.window.bounds));
+  if (mode === "background") await requireBackgroundPointer(ctx, target, [at], "scroll");
+  const probe = element
+    ? await probeElement(ctx, element)
+    : await probeAt(ctx, target.windowId, at, dy !== 0 ? "vertical" : "horizontal");
+  const wheel = async (channel: "background" | "global") => {
+    const pointer = await ctx.backend.input.pointer(channel);
+    await pointer.move(at);
+    await pointer.wheel(dx, dy);
+    await pointer.sync();
+  };
+  let summary: string;
+  if (mode === "foreground") {
+    await ctx.backend.input.withForeground(target.windowId, () => wheel("global"));
+    summary =
+      `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`;
+  } else {
+    await wheel("background");
+    summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
+  }
+  return await readBack(ctx, probe, { route: "global_input", mode, deliveredCount: count, summary });
+}
+
+function center(bounds: { x: number; y: number; width: number; height: number }): Point {
+  return { x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + bounds.height / 2) };
+}
+
+/** The element's scroll actions, else its value; null when it has neither. */
+async function accessibilityScroll(
+  ctx: ToolContext,
+  element: SnapshotElement,
+  gesture: ScrollGesture,
+): Promise<Outcome | null> {
+  const count = detents(gesture);
+  const probe = await probeElement(ctx, element);
+  // The snapshot's action names (asking GTK for a Value-only widget's actions logs a CRITICAL).
+  const names = element.actions ??
+    await ctx.backend.accessibility.actionNames(element.ref).catch(() => [] as string[]);
+  const action = names.find((name) =>
+    ACTIONS[gesture.direction].includes(name.split(".").pop()!.replace(/[^a-z]/gi, "").toLowerCase())
+  );
+  const what = `${element.role} ${JSON.stringify(element.label)}`;
+  if (action) {
+    let fired = 0;
+    for (let i = 0; i < count; i++) {
+      if (!(await ctx.backend.accessibility.doAction(element.ref, action))) break;
+      fired++;
+    }
+    const base = {
+      route: "accessibility" as const,
+      mode: "background" as const,
+      deliveredCount: fired,
+      summary: `"${action}" ${fired} time${fired === 1 ? "" : "s"} on ${what} through AT-SPI`,
+    };
+    if (fired === 0) return { ...base, effect: "suspected_noop", escalation: pixelEscalation() };
+    return await readBack(ctx, probe, base);
+  }
+  if (!probe) return null;
+  // Value route: down/right raise the value (as a scroll bar moves), up/left lower it.
+  const range = await ctx.backend.accessibility.value(element.ref);
+  const step = range.step > 0 ? range.step : 1;
+  const sign = gesture.direction === "down" || gesture.direction === "right" ? 1 : -1;
+  let next = probe.before + sign * step * count;
+  if (Number.isFinite(range.min)) next = Math.max(range.min, next);
+  if (Number.isFinite(range.max)) next = Math.min(range.max, next);
+  const base = {
+    route: "accessibility" as const,
+    mode: "background" as const,
+    deliveredCount: 1,
+    summary: `set ${what} value ${probe.before} -> ${next} (${gesture.direction} ${count} x step ${step}) ` +
+      "through AT-SPI",
+  };
+  if (next === probe.before) {
+    return {
+      ...base,
+      deliveredCount: 0,
+      effect: "suspected_noop",
+      summary: `${what} is already at its ${
+        sign > 0 ? "maximum" : "minimum"
+      } ${probe.before}; nothing was sent`,
+    };
+  }
+  await ctx.backend.accessibility.setValue(element.ref, next);
+  return await readBack(ctx, probe, base);
+}
+
+function pixelEscalation(): Outcome["escalation"] {
+  return { target: "pixel", reason: "suspected_noop" };
+}
+
+async function readBack(
+  ctx: ToolContext,
+  probe: ValueProbe | null,
+  base: Omit<Outcome, "effect" | "evidence">,
+): Promise<Outcome> {
+  if (!probe) return { ...base, effect: "unverifiable" };
+  const { changed, after } = await settleProbe(ctx, probe);
+  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
+  if (changed) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["value_readback"],
+      summary: `${base.summary}; ${what} value ${probe.before} -> ${after}`,
+    };
+  }
+  if (!probe.direct) {
+    return {
+      ...base,
+      effect: "unverifiable",
+      summary: `${base.summary}; ${what} value stayed ${probe.before}`,
+    };
+  }
+  const escalation = base.route === "accessibility"
+    ? pixelEscalation()
+    : base.mode === "background"
+    ? { target: "foreground" as const, reason: "suspected_noop" as const }
+    : undefined;
+  return {
+    ...base,
+    effect: "suspected_noop",
+    escalation,
+    summary: `${base.summary}; ${what} value stayed ${probe.before}`,
+  };
+}

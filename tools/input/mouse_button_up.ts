@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { DEFAULT_CURSOR_ID } from "../../src/core/action/held_buttons.ts";
+import { findHold, releaseHeld, resolveWindowTarget } from "../../src/core/action/hold.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { requireBackgroundPointer } from "../../src/core/action/background.ts";
+import { cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+
+/** mouse_button_up's schema (contract.md §1.5). */
+export const mouseButtonUpInput = z.strictObject({
+  x: z.number().optional().describe("Release at this x (pixels of the latest get_window_state screenshot)"),
+  y: z.number().optional().describe("Release at this y; omit x and y to release where the button is"),
+  pid: legacyTargetParams.pid,
+  window_id: legacyTargetParams.window_id,
+  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  cursor_id: cursorIdParam,
+  session: sessionParam,
+});
+
+/** Release a held button (Linux). */
+export default defineTool({
+  name: "mouse_button_up",
+  title: "Mouse button up",
+  description:
+    "Release the button held by mouse_button_down (same session and cursor_id), at x, y of the holding " +
+    "window when given, else where it is. Without x, y it always releases, even when the window has gone. " +
+    "A slider pressed by mouse_button_down is read back.",
+  group: "input",
+  input: mouseButtonUpInput,
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: ["input.pointer.button"],
+  run(ctx, args) {
+    return runAction(ctx, async () => {
+      const hold = findHold(
+        ctx,
+        args.cursor_id ?? DEFAULT_CURSOR_ID,
+        { pid: args.pid, windowId: args.window_id },
+        "mouse_button_up",
+      );
+      if ((args.x === undefined) !== (args.y === undefined)) {
+        throw new DriverError("invalid_arguments", "Pass both x and y, or neither", {
+          field: args.x === undefined ? "x" : "y",
+        });
+      }
+      if (args.x === undefined) return await releaseHeld(ctx, hold, null);
+      let target;
+      try {
+        target = await resolveWindowTarget(ctx, { pid: hold.pid, window_id: hold.windowId });
+      } catch (error) {
+        if (!(error instanceof DriverError) || !/window_(target_not_found|stale)/.test(error.code)) {
+          throw error;
+        }
+        // The window went away: x, y mean nothing now, but the button must not stay held.
+        return await releaseHeld(ctx, hold, null, `; window ${hold.windowId} is gone, so x, y were ignored`);
+      }
+      const point = await toScreenPoint(ctx, target, args.x, args.y!, args);
+      await requireBackgroundPointer(ctx, target, [point], "release", { foregroundRung: false });
+      return await releaseHeld(ctx, hold, point);
+    });
+  },
+});

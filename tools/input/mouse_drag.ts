@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { DEFAULT_CURSOR_ID } from "../../src/core/action/held_buttons.ts";
+import { findHold, moveHeld, resolveWindowTarget } from "../../src/core/action/hold.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+import { dragTimingParams } from "./drag.ts";
+
+/** mouse_drag's schema (contract.md §1.5). */
+export const mouseDragInput = z.strictObject({
+  x: z.number().describe("X in pixels of the latest get_window_state screenshot of the holding window"),
+  y: z.number().describe("Y in the same space as x"),
+  pid: legacyTargetParams.pid,
+  window_id: legacyTargetParams.window_id,
+  ...dragTimingParams,
+  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  cursor_id: cursorIdParam,
+  session: sessionParam,
+});
+
+/** Move a held button (Linux). */
+export default defineTool({
+  name: "mouse_drag",
+  title: "Mouse drag",
+  description:
+    "Move the button held by mouse_button_down (same session and cursor_id) to x, y of the same window " +
+    "(pixels of its latest get_window_state screenshot) in `steps` moves over duration_ms. The path must be " +
+    "uncovered (background only), else it is refused and the button stays held. Without a held button it " +
+    "is an error.",
+  group: "input",
+  input: mouseDragInput,
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: ["input.pointer.drag"],
+  run(ctx, args) {
+    return runAction(ctx, async () => {
+      const hold = findHold(
+        ctx,
+        args.cursor_id ?? DEFAULT_CURSOR_ID,
+        { pid: args.pid, windowId: args.window_id },
+        "mouse_drag",
+      );
+      const target = await resolveWindowTarget(ctx, { pid: hold.pid, window_id: hold.windowId });
+      const point = await toScreenPoint(ctx, target, args.x, args.y, args);
+      return await moveHeld(ctx, hold, target, point, { durationMs: args.duration_ms, steps: args.steps });
+    });
+  },
+});

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { requireBackgroundPointer } from "../../src/core/action/background.ts";
+import type { Outcome } from "../../src/core/action/outcome.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { resolveTarget } from "../../src/core/action/target.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { cursorIdParam, legacyTargetParams, targetParam } from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+
+/** move_cursor's schema (contract.md §1.5). */
+export const moveCursorInput = z.strictObject({
+  x: z.number().describe("X in pixels of the latest get_window_state screenshot (screen points for desktop)"),
+  y: z.number().describe("Y in the same space as x"),
+  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  target: targetParam,
+  ...legacyTargetParams,
+  cursor_id: cursorIdParam,
+  session: sessionParam,
+});
+
+/** Move a pointer: the private one over a window, or yours on the desktop. */
+export default defineTool({
+  name: "move_cursor",
+  title: "Move cursor",
+  description:
+    'Move a pointer to x, y and read its position back. For a window (target {kind:"window"} or pid, ' +
+    "window_id; x, y in pixels of its latest get_window_state screenshot) the private background pointer " +
+    "hovers there: yours never moves, and a point covered by another window is refused. With target " +
+    '{kind:"desktop"} (x, y in screen points) your own pointer moves.',
+  group: "input",
+  input: moveCursorInput,
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  risk: "r1",
+  capabilities: ["input.pointer.move"],
+  run(ctx, args) {
+    return runAction(ctx, async (): Promise<Outcome> => {
+      const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: false });
+      const point = await toScreenPoint(ctx, target, args.x, args.y, args);
+      const desktop = target.scope === "desktop";
+      if (!desktop) await requireBackgroundPointer(ctx, target, [point], "pointer move");
+      const pointer = await ctx.backend.input.pointer(desktop ? "global" : "background");
+      await pointer.move(point);
+      await pointer.sync();
+      const seen = await pointer.position();
+      const where = desktop
+        ? `your pointer to screen (${point.x}, ${point.y})`
+        : `the private pointer to (${point.x}, ${point.y}) over window ${target.windowId}`;
+      const base = {
+        route: "global_input" as const,
+        mode: desktop ? "not_applicable" as const : "background" as const,
+        deliveredCount: 1,
+      };
+      if (seen && seen.x === point.x && seen.y === point.y) {
+        return { ...base, effect: "confirmed", evidence: ["value_readback"], summary: `moved ${where}` };
+      }
+      if (seen) {
+        return {
+          ...base,
+          effect: "suspected_noop",
+          summary: `asked to move ${where}, but it reads back at (${seen.x}, ${seen.y})`,
+        };
+      }
+      return { ...base, effect: "unverifiable", summary: `moved ${where}` };
+    });
+  },
+});

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { runAction } from "../../src/core/action/run_action.ts";
+import { DETENTS_PER_PAGE, performScroll } from "../../src/core/action/scroll.ts";
+import { resolveTarget } from "../../src/core/action/target.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import {
+  cursorIdParam,
+  deliveryMode,
+  deliveryModeParam,
+  elementParams,
+  legacyTargetParams,
+  pointParams,
+  targetParam,
+} from "../_shared/action_params.ts";
+import { sessionParam } from "../_shared/params.ts";
+
+/** scroll's schema (contract.md §1.5). */
+export const scrollInput = z.strictObject({
+  direction: z.enum(["up", "down", "left", "right"]).describe("Which way the content moves into view"),
+  amount: z.number().int().min(1).max(50).default(3).describe("How many units of `by`"),
+  by: z.enum(["line", "page"]).default("line").describe(
+    `Unit: "line" is one wheel detent, "page" is ${DETENTS_PER_PAGE} detents`,
+  ),
+  target: targetParam,
+  ...legacyTargetParams,
+  ...elementParams,
+  ...pointParams,
+  delivery_mode: deliveryModeParam,
+  cursor_id: cursorIdParam,
+  session: sessionParam,
+});
+
+/** Scroll an element, a point or the window. */
+export default defineTool({
+  name: "scroll",
+  title: "Scroll",
+  description: "Scroll in a direction by `amount` lines (wheel detents) or pages (" + DETENTS_PER_PAGE +
+    " detents each). " +
+    "With an element_token (background): the element's AT-SPI scroll actions, else its value (a slider or " +
+    "scroll bar: down/right raise it by its step per detent, up/left lower it), read back. With x, y pixels of " +
+    "the latest get_window_state screenshot, or neither (the window's centre): wheel detents through a " +
+    "private pointer that never moves yours, only where nothing covers the point, else refused; " +
+    'delivery_mode "foreground" fronts the window for the wheel and restores the previous window. ' +
+    'target {kind:"desktop"} with screen x, y uses your pointer.',
+  group: "input",
+  input: scrollInput,
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  risk: "r1",
+  capabilities: ["input.pointer.scroll", "accessibility.element_tokens", "input.delivery_mode"],
+  run(ctx, args) {
+    return runAction(ctx, async () => {
+      const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
+      const hasPoint = args.x !== undefined || args.y !== undefined;
+      if (hasPoint && (args.x === undefined || args.y === undefined)) {
+        throw new DriverError("invalid_arguments", "Pass both x and y", {
+          field: args.x === undefined ? "x" : "y",
+        });
+      }
+      if (hasPoint && target.element) {
+        throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
+      }
+      if (!hasPoint && target.scope === "desktop") {
+        throw new DriverError("invalid_arguments", "Desktop scroll needs screen x and y", {
+          field: "x",
+          hint: "pass x, y in screen points (get_desktop_state screenshot pixels)",
+        });
+      }
+      const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
+      return await performScroll(
+        ctx,
+        target,
+        point,
+        { direction: args.direction, amount: args.amount, by: args.by },
+        deliveryMode(args.delivery_mode),
+      );
+    });
+  },
+});
