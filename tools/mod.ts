@@ -6,6 +6,8 @@
  */
 import type { AnyTool } from "../src/core/tool.ts";
 import get_accessibility_tree from "./accessibility/get_accessibility_tree.ts";
+import invoke_menu from "./accessibility/invoke_menu.ts";
+import verify_state from "./accessibility/verify_state.ts";
 import kill_app from "./apps/kill_app.ts";
 import launch_app from "./apps/launch_app.ts";
 import list_apps from "./apps/list_apps.ts";
@@ -27,6 +29,7 @@ import right_click from "./input/right_click.ts";
 import scroll from "./input/scroll.ts";
 import hotkey from "./input/hotkey.ts";
 import press_key from "./input/press_key.ts";
+import run_actions from "./input/run_actions.ts";
 import set_value from "./input/set_value.ts";
 import type_text from "./input/type_text.ts";
 import end_session from "./session/end_session.ts";
@@ -45,10 +48,12 @@ export const allTools: readonly AnyTool[] = [
   list_apps,
   list_windows,
   get_window_state,
+  verify_state,
   launch_app,
   kill_app,
   bring_to_front,
   set_window_frame,
+  invoke_menu,
   click,
   double_click,
   right_click,
@@ -68,6 +73,7 @@ export const allTools: readonly AnyTool[] = [
   get_desktop_state,
   get_cursor_position,
   move_cursor,
+  run_actions,
   get_accessibility_tree,
   zoom,
   start_session,

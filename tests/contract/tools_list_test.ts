@@ -38,6 +38,8 @@ const REFERENCE_ORDER = [
   "get_desktop_state",
   "get_cursor_position",
   "move_cursor",
+  // Not in the reference roster: run_actions comes from the seed's tool list (one call, many actions).
+  "run_actions",
   "set_agent_cursor_enabled",
   "set_agent_cursor_motion",
   "get_agent_cursor_state",
@@ -101,6 +103,9 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   parallel_mouse_drag: [false, true, false, true, "r1"],
   scroll: [false, false, false, true, "r1"],
   move_cursor: [false, false, true, false, "r1"],
+  verify_state: [true, false, false, false, "r2"],
+  invoke_menu: [false, true, false, true, "r1"],
+  run_actions: [false, true, false, true, "r1"],
 };
 
 const catalog = new ToolCatalog(allTools);

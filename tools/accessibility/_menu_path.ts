@@ -1,0 +1,114 @@
+/**
+ * Resolving an application-menu path in one window's accessibility tree: the first
+ * segment among the items of the window's menu bar, each later one among the items of
+ * the menu the previous segment named. Matching is exact (accessible name equality);
+ * a missing, duplicated or disabled segment stops the walk at that level.
+ *
+ * @module
+ */
+import type { AxNode } from "../../src/platform/types.ts";
+
+/** Roles a path segment may name. */
+const ITEM_ROLES: ReadonlySet<string> = new Set([
+  "menu",
+  "menu item",
+  "check menu item",
+  "radio menu item",
+  "tearoff menu item",
+]);
+
+/**
+ * Containers some toolkits put between a menu and its items (Qt: menu item, then a
+ * popup menu, then the items); looked through, never matched.
+ */
+const TRANSPARENT_ROLES: ReadonlySet<string> = new Set([
+  "popup menu",
+  "panel",
+  "filler",
+  "section",
+  "grouping",
+]);
+
+/** Why a segment could not be resolved. */
+export type MenuPathProblem =
+  | "no_menu_bar" // the window exposes no menu bar
+  | "missing" // no item of that name at this level
+  | "ambiguous" // several items of that name at this level
+  | "disabled"; // the item exists but is insensitive
+
+/** The outcome of resolving segments `0..upTo` of a path. */
+export type MenuResolution =
+  | { ok: true; chain: number[] }
+  | {
+    ok: false;
+    /** Index of the segment that failed. */
+    level: number;
+    problem: MenuPathProblem;
+    /** Names of the items at that level (what the caller could have asked for). */
+    available: string[];
+    /** Node indices of the segments resolved before it. */
+    chain: number[];
+  };
+
+/** Child node indices of every node, from the parent links of a pre-order list. */
+export function childIndex(nodes: readonly AxNode[]): number[][] {
+  const children: number[][] = nodes.map(() => []);
+  nodes.forEach((node, i) => {
+    if (node.parent >= 0) children[node.parent].push(i);
+  });
+  return children;
+}
+
+/** The menu items directly under a menu bar or menu, looking through transparent containers. */
+export function menuItems(nodes: readonly AxNode[], children: readonly number[][], parent: number): number[] {
+  const items: number[] = [];
+  const stack = [...children[parent]].reverse();
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const role = nodes[i].role;
+    if (ITEM_ROLES.has(role) && nodes[i].name !== "") items.push(i);
+    else if (TRANSPARENT_ROLES.has(role) || (role === "menu" && nodes[i].name === "")) {
+      stack.push(...[...children[i]].reverse());
+    }
+  }
+  return items;
+}
+
+/** The items of every menu bar of the window, in tree order. */
+export function menuBarItems(nodes: readonly AxNode[], children: readonly number[][]): number[] | null {
+  const bars = nodes.flatMap((node, i) => node.role === "menu bar" ? [i] : []);
+  if (bars.length === 0) return null;
+  return bars.flatMap((bar) => menuItems(nodes, children, bar));
+}
+
+/** Resolves segments `0..upTo` of `path` in a tree, re-walking the lineage from the menu bar. */
+export function resolveMenuPath(
+  nodes: readonly AxNode[],
+  path: readonly string[],
+  upTo: number,
+): MenuResolution {
+  const children = childIndex(nodes);
+  const chain: number[] = [];
+  let candidates = menuBarItems(nodes, children);
+  if (candidates === null) return { ok: false, level: 0, problem: "no_menu_bar", available: [], chain };
+  for (let level = 0; level <= upTo; level++) {
+    const available = candidates.map((i) => nodes[i].name);
+    const matches = candidates.filter((i) => nodes[i].name === path[level]);
+    const problem: MenuPathProblem | null = matches.length === 0
+      ? "missing"
+      : matches.length > 1
+      ? "ambiguous"
+      : nodes[matches[0]].enabled
+      ? null
+      : "disabled";
+    if (problem !== null) return { ok: false, level, problem, available, chain };
+    chain.push(matches[0]);
+    candidates = menuItems(nodes, children, matches[0]);
+  }
+  return { ok: true, chain };
+}
+
+/** True for items whose checked state is their effect (check and radio menu items). */
+export function isToggleItem(role: string): boolean {
+  return role === "check menu item" || role === "radio menu item";
+}
