@@ -19,7 +19,7 @@ import type { XConnection } from "../x11/connection.ts";
 import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
 import { withBackgroundKeyboard } from "./background_keyboard.ts";
 import { observeDesktop } from "./desktop_observer.ts";
-import { ExtraPointerPool } from "./extra_pointers.ts";
+import { bareRootPoint, ExtraPointerPool } from "./extra_pointers.ts";
 import { withForeground } from "./foreground.ts";
 import { createKeyboard } from "./keyboard_channel.ts";
 import { X11Pointer } from "./pointer.ts";
@@ -123,11 +123,33 @@ export class X11Input implements InputBackend {
     if (!devices || !devices.conn.alive) return;
     for (const pointer of Object.values(devices.pointers)) await pointer?.releaseAll();
     for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll();
+    await this.#park();
+  }
+
+  /**
+   * Moves the private pointer over bare root after each action. GTK aborts on the
+   * X error it gets when a device it is tracking disappears, so the agent master
+   * must never be removed (at exit, or as a stale master later) while it hovers
+   * over a client window.
+   */
+  async #park(): Promise<void> {
+    const pointer = this.#devices?.pointers.background;
+    // A hover (move_cursor) stays where it was put; the pointer is parked at exit anyway.
+    if (!pointer?.pressedSinceParked || !this.#devices?.conn.alive) return;
+    pointer.pressedSinceParked = false;
+    const spot = bareRootPoint(this.#devices.conn);
+    if (spot) {
+      await pointer.move(spot);
+      await pointer.sync();
+    }
   }
 
   /** Removes the agent master and every extra one. */
   close(): void {
     this.#devices?.extras?.close();
+    const background = this.#devices?.pointers.background;
+    const spot = background && this.#devices?.conn.alive ? bareRootPoint(this.#devices.conn) : null;
+    if (background && spot) void background.move(spot);
     this.#devices?.agent?.close();
     this.#devices = null;
   }

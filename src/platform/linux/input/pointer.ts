@@ -19,6 +19,8 @@ const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, bac
 /** A pointer driven through XTEST, remembering which buttons it holds. */
 export class X11Pointer implements RawPointer {
   readonly #held = new Set<number>();
+  /** Set by every button event; the input back end parks the pointer after a gesture that pressed. */
+  pressedSinceParked = false;
   #position: Point | null = null;
 
   /** `agent` null drives the core pointer. */
@@ -113,6 +115,7 @@ export class X11Pointer implements RawPointer {
 
   #emitButton(number: number, down: boolean): void {
     const display = this.conn.unsafeDisplay();
+    this.pressedSinceParked = true;
     if (this.agent) {
       const axes = this.#position ? new Int32Array([this.#position.x, this.#position.y]) : new Int32Array(0);
       xtst.symbols.XTestFakeDeviceButtonEvent(
