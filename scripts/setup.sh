@@ -7,8 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-if [ ! -x node_modules/.bin/deno ]; then
-  echo "setup: installing npm packages (deno)"
+if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ]; then
+  echo "setup: installing npm packages (deno; @grpc/grpc-js for the gRPC client test)"
   npm install --no-audit --no-fund
 fi
 

@@ -1,0 +1,77 @@
+/**
+ * One TCP port for two HTTP versions: a `node:net` listener reads the first bytes
+ * of each connection; the HTTP/2 connection preface (`PRI * HTTP/2.0`, cleartext
+ * "prior knowledge" as gRPC clients send it) goes to a `node:http2` server, anything
+ * else to a `node:http` server. Deno.serve cannot send gRPC trailers, so native gRPC
+ * needs node:http2 (proved stable on Deno 2.9.3; 2.9.4 to 2.9.6 abort in nghttp2
+ * when a grpc-js client disconnects, see shared/spikes/README.md).
+ *
+ * @module
+ */
+import type http from "node:http";
+import type http2 from "node:http2";
+import net from "node:net";
+
+const PREFACE = "PRI * HTTP/2.0";
+/** A connection that sends nothing for this long is closed. */
+const FIRST_BYTES_TIMEOUT_MS = 30_000;
+
+/** A listening one-port server. */
+export interface OnePortListener {
+  readonly host: string;
+  readonly port: number;
+  /** Every open socket, for a forced close. */
+  readonly sockets: ReadonlySet<net.Socket>;
+  /** Stops accepting, destroys open connections and resolves when the port is free. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `host:port` (0 picks a free port) and hands each connection to `h1`
+ * or `h2` by its first bytes.
+ *
+ * @throws {Error} the listen error (EADDRINUSE, EACCES, ...).
+ */
+export async function listenOnePort(
+  host: string,
+  port: number,
+  h1: http.Server,
+  h2: http2.Http2Server,
+): Promise<OnePortListener> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    socket.setTimeout(FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
+    socket.once("data", (first: Uint8Array) => {
+      socket.setTimeout(0);
+      socket.pause();
+      socket.unshift(first);
+      const head = new TextDecoder("latin1").decode(first.subarray(0, PREFACE.length));
+      (head === PREFACE ? h2 : h1).emit("connection", socket);
+      socket.resume();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as net.AddressInfo;
+  let closing: Promise<void> | null = null;
+  return {
+    host,
+    port: address.port,
+    sockets,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}

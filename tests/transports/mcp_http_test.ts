@@ -1,0 +1,189 @@
+/**
+ * MCP over streamable HTTP at /mcp on the one-port listener: the official SDK
+ * client (StreamableHTTPClientTransport with a bearer token), and raw requests
+ * for the refusals (token, Origin, Host, method) and the JSON-RPC edge cases.
+ * The registry runs on the fake back end, so no desktop is needed.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolRegistry } from "../../src/core/registry.ts";
+import { RuntimeState } from "../../src/core/runtime_state.ts";
+import { FakeBackend } from "../../src/platform/fake/mod.ts";
+import {
+  NetworkConfigError,
+  networkConfigFromEnv,
+  startNetworkServer,
+} from "../../src/transports/grpc/server.ts";
+import { allTools } from "../../tools/mod.ts";
+
+const TOKEN = "mcp-http-test-token-abcdefghijklmnopqrstuvwxyz"; // 46 characters
+
+async function withServer(fn: (url: string, port: number, registry: ToolRegistry) => Promise<void>) {
+  const registry = new ToolRegistry(allTools, new FakeBackend(), new RuntimeState());
+  const server = await startNetworkServer({ registry, token: TOKEN, port: 0 });
+  try {
+    await fn(server.url, server.port, registry);
+  } finally {
+    await server.close();
+  }
+}
+
+function post(url: string, body: string, headers: Record<string, string> = {}) {
+  return fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}`, ...headers },
+    body,
+  });
+}
+
+/** Sends one raw HTTP/1.1 request (to set headers fetch will not) and returns the status line and body. */
+async function rawRequest(port: number, head: string, body = ""): Promise<{ status: number; text: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    const bytes = new TextEncoder().encode(body);
+    await conn.write(
+      new TextEncoder().encode(`${head}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`),
+    );
+    await conn.write(bytes);
+    let text = "";
+    const buffer = new Uint8Array(65536);
+    while (true) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      text += new TextDecoder().decode(buffer.subarray(0, n));
+    }
+    return { status: Number(text.split(" ")[1]), text };
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the server */ }
+  }
+}
+
+Deno.test({
+  name: "mcp http serves the official SDK client: initialize, tools/list, tools/call",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (url, _port, registry) => {
+      const client = new Client({ name: "cua-http-test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      });
+      try {
+        await client.connect(transport);
+        assert.equal(client.getServerVersion()?.name, "cua-driver");
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((t: { name: string }) => t.name), registry.names);
+        const result = await client.callTool({ name: "get_screen_size", arguments: {} });
+        assert.equal(result.isError, undefined);
+        assert.equal((result.structuredContent as { width: number }).width, 1920);
+        const failed = await client.callTool({ name: "get_screen_size", arguments: { bogus: 1 } });
+        assert.equal(failed.isError, true);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "mcp http refuses a missing or wrong token with 401, an Origin with 403, a foreign Host with 403",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (url, port) => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+      const missing = await fetch(`${url}/mcp`, { method: "POST", body });
+      assert.equal(missing.status, 401);
+      assert.equal((await missing.json()).error.code, -32001);
+      const wrong = await post(url, body, { Authorization: `Bearer ${"w".repeat(46)}` });
+      assert.equal(wrong.status, 401);
+      await wrong.body?.cancel();
+      const origin = await post(url, body, { Origin: "http://evil.example" });
+      assert.equal(origin.status, 403);
+      assert.equal((await origin.json()).error.message, "Browser-origin requests are forbidden");
+      const auth = `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json`;
+      const rebinding = await rawRequest(
+        port,
+        `POST /mcp HTTP/1.1\r\nHost: evil.example:${port}\r\n${auth}`,
+        body,
+      );
+      assert.equal(rebinding.status, 403, rebinding.text);
+      const wrongPort = await rawRequest(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:1\r\n${auth}`, body);
+      assert.equal(wrongPort.status, 403);
+      const good = await rawRequest(port, `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\n${auth}`, body);
+      assert.equal(good.status, 200, good.text);
+    });
+  },
+});
+
+Deno.test({
+  name: "mcp http answers a notification with 202, GET with 405, bad JSON with -32700",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (url) => {
+      const note = await post(url, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      assert.equal(note.status, 202);
+      assert.equal(await note.text(), "");
+      const get = await fetch(`${url}/mcp`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      assert.equal(get.status, 405);
+      await get.body?.cancel();
+      const bad = await post(url, "{not json");
+      assert.equal(bad.status, 200);
+      assert.deepEqual((await bad.json()).error, { code: -32700, message: "Parse error" });
+      const unknown = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "resources/list" }));
+      assert.equal((await unknown.json()).error.code, -32601);
+      const health = await fetch(`${url}/health`);
+      assert.equal(health.status, 200);
+      await health.body?.cancel();
+    });
+  },
+});
+
+Deno.test("networkConfigFromEnv is off without a port and requires a well-formed token with one", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assert.equal(networkConfigFromEnv(env({})), null);
+  assert.throws(() => networkConfigFromEnv(env({ CUA_DRIVER_RS_MCP_HTTP_PORT: "8080" })), NetworkConfigError);
+  assert.throws(
+    () =>
+      networkConfigFromEnv(
+        env({ CUA_DRIVER_RS_MCP_HTTP_PORT: "8080", CUA_DRIVER_RS_MCP_HTTP_TOKEN: "short" }),
+      ),
+    NetworkConfigError,
+  );
+  assert.throws(
+    () =>
+      networkConfigFromEnv(
+        env({
+          CUA_DRIVER_RS_MCP_HTTP_PORT: "8080",
+          CUA_DRIVER_RS_MCP_HTTP_TOKEN: `${"a".repeat(20)} ${"b".repeat(20)}`,
+        }),
+      ),
+    NetworkConfigError,
+    "whitespace is refused",
+  );
+  for (const port of ["0", "65536", "x1"]) {
+    assert.throws(
+      () =>
+        networkConfigFromEnv(env({ CUA_DRIVER_RS_MCP_HTTP_PORT: port, CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN })),
+      NetworkConfigError,
+      port,
+    );
+  }
+  assert.deepEqual(
+    networkConfigFromEnv(env({ CUA_DRIVER_RS_MCP_HTTP_PORT: "8080", CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN })),
+    { port: 8080, token: TOKEN, host: "127.0.0.1" },
+  );
+});
+
+Deno.test("startNetworkServer refuses to start without a valid token", async () => {
+  const registry = new ToolRegistry(allTools, new FakeBackend(), new RuntimeState());
+  await assert.rejects(() => startNetworkServer({ registry, token: "", port: 0 }), NetworkConfigError);
+  await assert.rejects(
+    () => startNetworkServer({ registry, token: "x".repeat(31), port: 0 }),
+    NetworkConfigError,
+  );
+});
