@@ -8,6 +8,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { DriverError } from "../../core/errors.ts";
 import type { ToolRegistry } from "../../core/registry.ts";
 import type { WindowInfo } from "../../platform/types.ts";
 import { ClipboardService } from "./clipboard.ts";
@@ -17,6 +18,7 @@ import type { InputScope } from "./delivery.ts";
 import { DisplaySchema, type WindowRef } from "./gen/cua/env/v1/common_pb.ts";
 import { type ComputerService, InputTargetSchema } from "./gen/cua/env/v1/computer_pb.ts";
 import { performKeyboard } from "./keyboard.ts";
+import { fromDriverFailure } from "./errors.ts";
 import { performPointer } from "./pointer.ts";
 import { mostOverlap, takeScreenshot } from "./screenshot.ts";
 
@@ -31,10 +33,26 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
   });
   const windowOf = async (ref: WindowRef | undefined): Promise<WindowInfo | null> =>
     ref ? await resolveWindow(registry.backend, ref, "target.window") : null;
+  /**
+   * RPCs that read the backend directly pass the same authorization check as the
+   * tool they stand for, so no transport reaches past the launcher's grant.
+   */
+  const authorizeAs = (ctx: HandlerContext, toolName: string, args: Record<string, unknown> = {}) => {
+    const session = registry.state.sessions.resolve(computerLeaseOf(ctx), "grpc", null);
+    try {
+      registry.authorize(registry.get(toolName)!, args, session);
+    } catch (error) {
+      throw fromDriverFailure(error as DriverError);
+    }
+    return session;
+  };
 
   return {
     async screenshot(request, ctx) {
-      const session = registry.state.sessions.resolve(computerLeaseOf(ctx), "grpc", null);
+      const window = request.source.case === "window" ? await windowOf(request.source.value) : null;
+      const session = window
+        ? authorizeAs(ctx, "get_window_state", { pid: window.pid ?? 0, window_id: window.windowId })
+        : authorizeAs(ctx, "get_desktop_state");
       return await takeScreenshot(registry, sources, session.id, request);
     },
     async pointer(request, ctx) {
@@ -57,13 +75,15 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
     async setClipboard(request, ctx) {
       return await clipboard.set(scopeOf(ctx), request.content);
     },
-    async getCursorPosition() {
+    async getCursorPosition(_request, ctx) {
+      authorizeAs(ctx, "get_cursor_position");
       const position = await registry.backend.screen.cursorPosition();
       const displays = await registry.backend.screen.displays();
       const display = mostOverlap(displays, { x: position.x, y: position.y, width: 1, height: 1 });
       return { position: { x: position.x, y: position.y }, displayId: display?.id ?? "" };
     },
-    async listDisplays() {
+    async listDisplays(_request, ctx) {
+      authorizeAs(ctx, "get_screen_size");
       const displays = await registry.backend.screen.displays();
       const ordered = [...displays.filter((d) => d.primary), ...displays.filter((d) => !d.primary)];
       return {
