@@ -195,6 +195,21 @@ export const X11_SYMBOLS = {
   XGetModifierMapping: { parameters: ["pointer"], result: "pointer" },
   // int XFreeModifiermap(XModifierKeymap *modmap)
   XFreeModifiermap: { parameters: ["pointer"], result: "i32" },
+
+  // --- XKB (XKBlib, part of libX11)
+  // Status XkbGetState(Display*, unsigned int device_spec, XkbStatePtr state_return)
+  XkbGetState: { parameters: ["pointer", "u32", "buffer"], result: "i32" },
+  // XkbDescPtr XkbGetMap(Display*, unsigned int which, unsigned int device_spec)
+  XkbGetMap: { parameters: ["pointer", "u32", "u32"], result: "pointer" },
+  // Status XkbChangeTypesOfKey(XkbDescPtr xkb, int key, int num_groups, unsigned int groups, int *new_types,
+  //   XkbMapChangesPtr changes)
+  XkbChangeTypesOfKey: { parameters: ["pointer", "i32", "i32", "u32", "buffer", "buffer"], result: "i32" },
+  // KeySym *XkbResizeKeySyms(XkbDescPtr xkb, int key, int needed)
+  XkbResizeKeySyms: { parameters: ["pointer", "i32", "i32"], result: "pointer" },
+  // Bool XkbChangeMap(Display*, XkbDescPtr xkb, XkbMapChangesPtr changes)
+  XkbChangeMap: { parameters: ["pointer", "pointer", "buffer"], result: "i32" },
+  // void XkbFreeKeyboard(XkbDescPtr xkb, unsigned int which, Bool free_all)
+  XkbFreeKeyboard: { parameters: ["pointer", "u32", "i32"], result: "void" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libX11, opened on first use. */
@@ -239,6 +254,35 @@ export const X = {
   XA_WM_NAME: 39n,
   XA_WM_CLASS: 67n,
 } as const;
+
+/** XModifierKeymap: int max_keypermod @0; KeyCode *modifiermap @8 (8 rows of max_keypermod keycodes). */
+export const XModifierKeymapLayout = { max_keypermod: 0, modifiermap: 8 } as const;
+
+/** XkbStateRec (<X11/extensions/XKBstr.h>): 18 bytes. */
+export const XkbStateRecLayout = {
+  group: 0, // unsigned char (effective group, 0..3)
+  locked_group: 1, // unsigned char
+  base_group: 2, // unsigned short
+  latched_group: 4, // unsigned short
+  mods: 6, // unsigned char (effective modifiers)
+  base_mods: 7, // unsigned char
+  latched_mods: 8, // unsigned char
+  locked_mods: 9, // unsigned char (LockMask 0x02 = Caps Lock, Mod2 0x10 = Num Lock on most layouts)
+  size: 18,
+} as const;
+
+/** Constants from <X11/extensions/XKB.h>. */
+export const XKB = {
+  UseCoreKbd: 0x100, // device spec of the core keyboard
+  KeyTypesMask: 1 << 0,
+  KeySymsMask: 1 << 1,
+  Group1Mask: 1 << 0,
+  OneLevelIndex: 0, // the ONE_LEVEL key type
+  NumKbdGroups: 4,
+} as const;
+
+/** XkbMapChangesRec: 22 bytes; `changed` @0 (unsigned short), `first_key_sym` @6, `num_key_syms` @7. */
+export const XkbMapChangesLayout = { changed: 0, first_key_sym: 6, num_key_syms: 7, size: 22 } as const;
 
 /** Size of the XEvent union. */
 export const SIZEOF_XEVENT = 192;
