@@ -7,13 +7,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { SIZEOF_XEVENT, X, x11, XEventLayout } from "../../ffi/linux/x11.ts";
+import { x11 } from "../../ffi/linux/x11.ts";
 import { graphemes } from "../../src/core/input/key_names.ts";
 import { AgentMaster } from "../../src/platform/linux/input/agent_master.ts";
+import {
+  restoreActiveWindow as restoreActive,
+  wmIdle,
+} from "../../src/platform/linux/input/background_keyboard.ts";
 import { CORE_KEYBOARD, deviceKeyboard, X11Keyboard } from "../../src/platform/linux/input/keyboard.ts";
 import { Keymap } from "../../src/platform/linux/input/keymap.ts";
 import { XConnection } from "../../src/platform/linux/x11/connection.ts";
-import { getCardinal, sendRootClientMessage } from "../../src/platform/linux/x11/properties.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 
@@ -45,84 +48,11 @@ function mappingSnapshot(conn: XConnection): bigint[] {
   return [...Keymap.forConnection(conn).mapping.keysyms];
 }
 
-/** `_NET_ACTIVE_WINDOW` read directly (0n when none). */
-function netActive(conn: XConnection): bigint {
-  return getCardinal(conn, conn.root, "_NET_ACTIVE_WINDOW") ?? 0n;
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
-
-/**
- * Waits until the window manager has processed every event sent before the call: it
- * answers `_NET_REQUEST_FRAME_EXTENTS` for a throwaway window by setting
- * `_NET_FRAME_EXTENTS` on it, in order with everything else it handles.
- */
-async function wmIdle(conn: XConnection, timeoutMs = 5_000): Promise<boolean> {
-  const display = conn.unsafeDisplay();
-  const probe = x11.symbols.XCreateSimpleWindow(display, conn.root, -10, -10, 1, 1, 0, 0n, 0n);
-  try {
-    x11.symbols.XSelectInput(display, probe, X.PropertyChangeMask);
-    sendRootClientMessage(conn, probe, "_NET_REQUEST_FRAME_EXTENTS", []);
-    const event = new Uint8Array(SIZEOF_XEVENT);
-    const extents = conn.atom("_NET_FRAME_EXTENTS");
-    return await until(() => {
-      while (x11.symbols.XCheckTypedWindowEvent(display, probe, X.PropertyNotify, event)) {
-        if (new DataView(event.buffer).getBigUint64(XEventLayout.property_atom, true) === extents) {
-          return true;
-        }
-      }
-      return false;
-    }, timeoutMs);
-  } finally {
-    x11.symbols.XDestroyWindow(display, probe);
-    x11.symbols.XFlush(display);
-  }
-}
-
 /** The core focus window and its revert-to mode. */
 function coreFocus(conn: XConnection): { window: bigint; revertTo: number } {
   const window = new BigUint64Array(1), revertTo = new Int32Array(1);
   x11.symbols.XGetInputFocus(conn.unsafeDisplay(), window, revertTo);
   return { window: window[0], revertTo: revertTo[0] };
-}
-
-/**
- * Gives the window manager its idea of the active window back after background typing.
- *
- * Openbox takes the agent keyboard's focus change as an activation (the target gets a
- * core FocusIn) and, when the agent keyboard leaves, sets `_NET_ACTIVE_WINDOW` to None.
- * Pointing the agent keyboard back at the prior window does not help (that window gets
- * no core FocusIn while the core keyboard focuses it too), nor does an EWMH activation
- * request (openbox's XSetInputFocus on the already focused window changes nothing), and
- * bouncing the core focus races openbox's focus fallback, which can hand the core focus
- * to the target. What works without touching any focus: once openbox has digested the
- * agent keyboard leaving, tell it what it missed, a FocusIn (NotifyNonlinearVirtual,
- * what it gets when focus enters a client from elsewhere) on the prior window's frame,
- * which only openbox listens to.
- */
-async function restoreActive(conn: XConnection, agent: AgentMaster, prior: bigint): Promise<void> {
-  const display = conn.unsafeDisplay();
-  agent.setFocus(0n);
-  await wmIdle(conn);
-  const frame = conn.parentOf(prior);
-  if (frame === null || frame === conn.root) return;
-  const event = new Uint8Array(SIZEOF_XEVENT);
-  const view = new DataView(event.buffer);
-  view.setInt32(XEventLayout.type, 9, /* FocusIn */ true);
-  view.setInt32(16, 1, true); // send_event
-  view.setBigUint64(XEventLayout.window, frame, true);
-  view.setInt32(40, 0, /* NotifyNormal */ true); // mode
-  view.setInt32(44, 4, /* NotifyNonlinearVirtual */ true); // detail
-  x11.symbols.XSendEvent(display, frame, X.False, 1n << 21n, /* FocusChangeMask */ event);
-  x11.symbols.XSync(display, 0);
-  await until(() => netActive(conn) === prior, 2_000);
 }
 
 Deno.test({

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { parseModifiers } from "../../src/core/action/modifiers.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { parseKeyName } from "../../src/core/action/key_names.ts";
+import { parsePress } from "../../src/core/action/key_names.ts";
 import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 
 /** One key, optionally with modifiers held. */
@@ -23,10 +22,6 @@ export default defineTool({
   risk: "r1",
   capabilities: ["input.keyboard.key", "input.delivery_mode"],
   run(ctx, args) {
-    return runKeys(ctx, args, () => ({
-      kind: "key",
-      key: parseKeyName(args.key, "key"),
-      modifiers: parseModifiers(args.modifiers ?? []),
-    }));
+    return runKeys(ctx, args, () => ({ kind: "key", ...parsePress(args.key, args.modifiers ?? []) }));
   },
 });

@@ -11,7 +11,7 @@ import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { clickAt, type ClickGesture, type DeliveryMode, refuseBackgroundFor } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
-import { waitForChange } from "./readback.ts";
+import { elementAt, waitForChange } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 
 /** What to send. */
@@ -32,6 +32,23 @@ async function send(keyboard: RawKeyboard, input: KeyInput): Promise<number> {
   if (input.kind === "text") return await keyboard.typeText(input.text, input.delayMs);
   await keyboard.press(input.key, input.modifiers);
   return 1;
+}
+
+/**
+ * The text field the keys go to, for the read-back: the addressed element, else the
+ * element under the focus point in this session's snapshot, else the focused
+ * editable element of a fresh tree (GTK reports focus only in the active window).
+ */
+async function textTarget(
+  ctx: ToolContext,
+  target: Extract<ActionTarget, { scope: "window" }>,
+  at: Point | null,
+): Promise<unknown | null> {
+  const named = target.element?.element;
+  if (named?.interfaces?.includes("text")) return named.ref;
+  const hit = at ? elementAt(ctx.state.snapshots.current(target.windowId, ctx.session.id), at) : null;
+  if (hit?.interfaces?.includes("text")) return hit.ref;
+  return await focusedText(ctx, target.pid, target.windowId);
 }
 
 /** The focused editable element of a window, from a fresh shallow look at its tree. */
@@ -59,6 +76,25 @@ async function readText(ctx: ToolContext, ref: unknown | null): Promise<string |
   }
 }
 
+/** Characters the text has, as the keyboard counts them (grapheme clusters). */
+function characters(text: string): number {
+  return [...new Intl.Segmenter().segment(text)].length;
+}
+
+/** A keyboard outcome that typed only part of the text is `partial`, whatever the read-back says. */
+function partialIf(outcome: Outcome, input: KeyInput): Outcome {
+  if (input.kind !== "text" || outcome.deliveredCount === undefined) return outcome;
+  if (outcome.deliveredCount >= characters(input.text)) return outcome;
+  const { evidence: _evidence, ...rest } = outcome;
+  return {
+    ...rest,
+    effect: "partial",
+    summary: `${outcome.summary} (only ${outcome.deliveredCount} of ${
+      characters(input.text)
+    } characters have a key)`,
+  };
+}
+
 /** Confirms a keyboard action when the focused field's text changed (and contains typed text). */
 async function textReadback(
   ctx: ToolContext,
@@ -80,6 +116,16 @@ async function textReadback(
 
 /** Runs one keyboard action against a target, optionally focusing a point or element first. */
 export async function performKeys(
+  ctx: ToolContext,
+  target: ActionTarget,
+  focusPoint: Point | null,
+  input: KeyInput,
+  mode: DeliveryMode,
+): Promise<Outcome> {
+  return partialIf(await keysLadder(ctx, target, focusPoint, input, mode), input);
+}
+
+async function keysLadder(
   ctx: ToolContext,
   target: ActionTarget,
   focusPoint: Point | null,
@@ -123,7 +169,7 @@ export async function performKeys(
         await clickAt(pointer, at, FOCUS_CLICK);
         await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
       }
-      ref = await focusedText(ctx, target.pid, target.windowId);
+      ref = await textTarget(ctx, target, at);
       before = await readText(ctx, ref);
       count = await send(keyboard, input);
     });
@@ -138,7 +184,7 @@ export async function performKeys(
   }
 
   // 2. Background keystrokes through the private keyboard.
-  refuseBackgroundFor(toolkit, "keyboard");
+  refuseBackgroundFor(toolkit, "keyboard", target);
   if (!(await ctx.backend.input.backgroundAvailable())) {
     throw new DriverError(
       "background_unavailable",
@@ -167,7 +213,7 @@ export async function performKeys(
     await clickAt(pointer, at, FOCUS_CLICK);
     await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
   }
-  const ref = await focusedText(ctx, target.pid, target.windowId);
+  const ref = await textTarget(ctx, target, at);
   const before = await readText(ctx, ref);
   const keyboard = await ctx.backend.input.keyboard("background");
   const count = await ctx.backend.input.withBackgroundKeyboard(target.windowId, () => send(keyboard, input));

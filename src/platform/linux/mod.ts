@@ -103,7 +103,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       return Promise.resolve([]);
     },
     async close() {
-      input.close();
+      await input.close();
       await clipboard.dispose();
       await accessibility.close();
       screen.dispose();

@@ -1,22 +1,42 @@
 /**
- * Adapts the X11 keyboard to the {@linkcode RawKeyboard} interface for one channel.
+ * Adapts the X11 keyboard to the {@linkcode RawKeyboard} interface for one
+ * channel: the core keyboard (foreground, desktop) or the agent master's
+ * XTEST keyboard (background). One X11Keyboard serves both channels of a
+ * connection, so they share the spare keycodes.
  *
  * @module
  */
 import { DriverError } from "../../../core/errors.ts";
 import type { RawKeyboard } from "../../types.ts";
-import type { XConnection } from "../x11/connection.ts";
 import type { AgentMaster } from "./agent_master.ts";
+import { CORE_KEYBOARD, deviceKeyboard, type KeyboardChannel, type X11Keyboard } from "./keyboard.ts";
 
 /** Creates the keyboard of a channel: the core keyboard when `agent` is null. */
-export function createKeyboard(_conn: XConnection, _agent: AgentMaster | null): RawKeyboard {
-  const missing = () =>
-    Promise.reject(new DriverError("unsupported_platform", "The X11 keyboard is not wired in yet"));
+export function createKeyboard(
+  keyboard: X11Keyboard,
+  agent: AgentMaster | null,
+): RawKeyboard & { channel: KeyboardChannel } {
+  const channel = agent ? deviceKeyboard(agent.keyboardDevice, agent.keyboardId) : CORE_KEYBOARD;
   return {
-    press: missing,
-    down: missing,
-    up: missing,
-    typeText: missing,
-    releaseAll: () => Promise.resolve(),
+    channel,
+    press: (key, modifiers) => keyboard.press(channel, key, [...modifiers] as never),
+    down: (key) => keyboard.down(channel, key),
+    up: async (key) => {
+      await keyboard.up(channel, key);
+    },
+    async typeText(text, delayMs) {
+      const result = await keyboard.typeText(channel, text, { delayMs });
+      if (result.delivered === 0 && result.missing.length) {
+        throw new DriverError(
+          "delivery_failed",
+          `No key produces ${result.missing.map((c) => JSON.stringify(c)).join(", ")}`,
+          {
+            hint: "insert the text through the field's element_token instead",
+          },
+        );
+      }
+      return result.delivered;
+    },
+    releaseAll: () => keyboard.releaseAll(channel),
   };
 }

@@ -21,6 +21,7 @@ import { withBackgroundKeyboard } from "./background_keyboard.ts";
 import { observeDesktop } from "./desktop_observer.ts";
 import { bareRootPoint, ExtraPointerPool } from "./extra_pointers.ts";
 import { withForeground } from "./foreground.ts";
+import { type KeyboardChannel, X11Keyboard } from "./keyboard.ts";
 import { createKeyboard } from "./keyboard_channel.ts";
 import { X11Pointer } from "./pointer.ts";
 import { windowOnTopAt } from "./stacking.ts";
@@ -31,7 +32,9 @@ interface Devices {
   conn: XConnection;
   agent: AgentMaster | null;
   pointers: Partial<Record<InputChannel, X11Pointer>>;
-  keyboards: Partial<Record<InputChannel, RawKeyboard>>;
+  keyboards: Partial<Record<InputChannel, ReturnType<typeof createKeyboard>>>;
+  /** One keyboard (keymap and spare keycodes) for both channels, opened on first use. */
+  keyboard: X11Keyboard | null;
   /** Pointers of their own for held buttons and parallel drags, created on first use. */
   extras?: ExtraPointerPool;
 }
@@ -49,7 +52,7 @@ export class X11Input implements InputBackend {
     if (!this.#devices || this.#devices.conn !== conn) {
       this.#devices?.extras?.close();
       this.#devices?.agent?.close();
-      this.#devices = { conn, agent: null, pointers: {}, keyboards: {} };
+      this.#devices = { conn, agent: null, pointers: {}, keyboards: {}, keyboard: null };
       this.#background = null;
     }
     return this.#devices;
@@ -88,7 +91,8 @@ export class X11Input implements InputBackend {
   keyboard(channel: InputChannel): Promise<RawKeyboard> {
     const devices = this.#current();
     const agent = channel === "background" ? this.#agent() : null;
-    devices.keyboards[channel] ??= createKeyboard(devices.conn, agent);
+    devices.keyboard ??= X11Keyboard.open(devices.conn);
+    devices.keyboards[channel] ??= createKeyboard(devices.keyboard, agent);
     return Promise.resolve(devices.keyboards[channel]!);
   }
 
@@ -145,12 +149,19 @@ export class X11Input implements InputBackend {
   }
 
   /** Removes the agent master and every extra one. */
-  close(): void {
-    this.#devices?.extras?.close();
-    const background = this.#devices?.pointers.background;
-    const spot = background && this.#devices?.conn.alive ? bareRootPoint(this.#devices.conn) : null;
-    if (background && spot) void background.move(spot);
-    this.#devices?.agent?.close();
+  async close(): Promise<void> {
+    const devices = this.#devices;
     this.#devices = null;
+    if (!devices) return;
+    devices.extras?.close();
+    if (devices.keyboard && devices.conn.alive) {
+      // Releases held keys and unbinds spare keycodes on both channels before the devices go.
+      const channels: KeyboardChannel[] = Object.values(devices.keyboards).map((k) => k!.channel);
+      await devices.keyboard.close(channels).catch(() => {});
+    }
+    const background = devices.pointers.background;
+    const spot = background && devices.conn.alive ? bareRootPoint(devices.conn) : null;
+    if (background && spot) await background.move(spot);
+    devices.agent?.close();
   }
 }
