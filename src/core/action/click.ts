@@ -46,20 +46,39 @@ export async function clickAt(pointer: RawPointer, point: Point, gesture: ClickG
   await pointer.sync();
 }
 
-/** Refuses background input a toolkit is known to drop. */
-export function refuseBackgroundFor(toolkit: Toolkit, what: "pointer" | "keyboard"): void {
+/**
+ * Refuses background input a toolkit is known to drop. For a Chromium window the
+ * escalation names the page rung and the exact call that binds the window to it:
+ * `get_browser_state {pid, window_id}`, then browser_click / browser_type.
+ */
+export function refuseBackgroundFor(
+  toolkit: Toolkit,
+  what: "pointer" | "keyboard",
+  window?: { pid: number; windowId: number },
+): void {
   if (toolkit === "chromium") {
+    const bind = window ? { pid: window.pid, window_id: window.windowId } : null;
+    const call = bind
+      ? `get_browser_state {pid: ${bind.pid}, window_id: ${bind.window_id}}`
+      : "get_browser_state";
     throw new DriverError(
       "background_unavailable",
       `Background ${what} input to a Chromium/Electron window is dropped by its renderer; nothing was sent`,
       {
         effect: "refused",
         toolkit,
-        escalation: { recommended: "page", reason: "renderer_drops_background_input" },
+        escalation: {
+          recommended: "page",
+          reason: "renderer_drops_background_input",
+          ...(bind ? { bind: { tool: "get_browser_state", arguments: bind } } : {}),
+          then: what === "keyboard" ? ["browser_type"] : ["browser_click", "browser_pointer"],
+        },
         suggestion:
-          'bind the window with get_browser_state and use the browser tools, or retry with delivery_mode "foreground"',
-        hint:
-          'use the page rung (get_browser_state, then browser_click/browser_type) or delivery_mode "foreground"',
+          `bind the window with ${call}, snapshot a tab with get_browser_state {target_id, tab_id}, ` +
+          `then use ${what === "keyboard" ? "browser_type" : "browser_click or browser_pointer"} on a ref ` +
+          '(a browser without a DevTools endpoint needs browser_prepare first); or retry with delivery_mode "foreground"',
+        hint: `use the page rung: ${call}, then ${what === "keyboard" ? "browser_type" : "browser_click"}; ` +
+          'or delivery_mode "foreground"',
       },
     );
   }
@@ -166,7 +185,7 @@ async function backgroundClick(
     if (done) return done;
   }
   const toolkit = await ctx.backend.input.toolkit(target.pid);
-  refuseBackgroundFor(toolkit, "pointer");
+  refuseBackgroundFor(toolkit, "pointer", target);
   const at = point ?? await elementCenter(ctx, named!.ref);
   // 2. Pixel, background: a private pointer where nothing covers the target...
   const onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
