@@ -6,6 +6,11 @@
  * needs node:http2 (proved stable on Deno 2.9.3; 2.9.4 to 2.9.6 abort in nghttp2
  * when a grpc-js client disconnects, see shared/spikes/README.md).
  *
+ * HTTP/1.1 connections are piped, one to one, to the `node:http` server listening
+ * on a private loopback port: on Deno 2.9.3 a socket handed to `node:http` with
+ * `emit("connection")` is closed after its first response despite keep-alive, and
+ * clients reusing it fail ("connection closed before message completed").
+ *
  * @module
  */
 import type http from "node:http";
@@ -39,6 +44,26 @@ export async function listenOnePort(
   h2: http2.Http2Server,
 ): Promise<OnePortListener> {
   const sockets = new Set<net.Socket>();
+  await new Promise<void>((resolve, reject) => {
+    h1.once("error", reject);
+    h1.listen(0, "127.0.0.1", () => {
+      h1.off("error", reject);
+      resolve();
+    });
+  });
+  const h1Port = (h1.address() as net.AddressInfo).port;
+  const pipeToH1 = (socket: net.Socket) => {
+    const inner = net.connect(h1Port, "127.0.0.1");
+    sockets.add(inner);
+    inner.on("close", () => {
+      sockets.delete(inner);
+      socket.destroy();
+    });
+    inner.on("error", () => socket.destroy());
+    socket.on("close", () => inner.destroy());
+    socket.pipe(inner);
+    inner.pipe(socket);
+  };
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -49,7 +74,8 @@ export async function listenOnePort(
       socket.pause();
       socket.unshift(first);
       const head = new TextDecoder("latin1").decode(first.subarray(0, PREFACE.length));
-      (head === PREFACE ? h2 : h1).emit("connection", socket);
+      if (head === PREFACE) h2.emit("connection", socket);
+      else pipeToH1(socket);
       socket.resume();
     });
   });
