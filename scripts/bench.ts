@@ -12,6 +12,7 @@
  */
 import { startRuntime } from "../src/runtime.ts";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { startFixture } from "../tests/_helpers/fixture_app.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
 const root = new URL("..", import.meta.url).pathname;
@@ -97,8 +98,9 @@ try {
   }).output();
   const walk = JSON.parse(new TextDecoder().decode(walkOut.stdout)) as { nodes: number; ms: number[] };
 
-  // 3. MCP round trip over stdio.
-  const mcpMs = await mcpRoundTrips(env, 50);
+  // 3. MCP round trip, background element clicks and typing, over stdio.
+  const mcpRuns = await mcpBenchmarks(env);
+  const mcpMs = mcpRuns.cursor;
 
   const results = {
     date: new Date().toISOString(),
@@ -122,10 +124,22 @@ try {
       speedup: median(walk.ms) / median(windowMs),
     },
     mcp_round_trip: { tool: "get_cursor_position", calls: mcpMs.length, median_ms: median(mcpMs) },
+    actions: {
+      element_click_median_ms: median(mcpRuns.clicks),
+      element_clicks: mcpRuns.clicks.length,
+      type_200_keystrokes_median_ms: median(mcpRuns.keystrokes),
+      type_200_insert_median_ms: median(mcpRuns.inserts),
+    },
   };
   await Deno.mkdir(`${root}bench`, { recursive: true });
-  await Deno.writeTextFile(`${root}bench/results.json`, JSON.stringify(results, null, 2) + "\n");
-  await Deno.writeTextFile(`${root}bench/results.md`, markdown(results));
+  // Other scripts (bench_load.ts, bench_perception.ts) add their own keys and "## " sections: keep them.
+  const jsonPath = `${root}bench/results.json`;
+  const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));
+  await Deno.writeTextFile(jsonPath, JSON.stringify({ ...previous, ...results }, null, 2) + "\n");
+  const mdPath = `${root}bench/results.md`;
+  const old = await Deno.readTextFile(mdPath).catch(() => "");
+  const extra = old.includes("\n## ") ? old.slice(old.indexOf("\n## ")) : "";
+  await Deno.writeTextFile(mdPath, markdown(results).trimEnd() + "\n" + extra);
   console.log(markdown(results));
 } finally {
   await runtime.close();
@@ -136,7 +150,8 @@ try {
   await desktop?.stop();
 }
 
-async function mcpRoundTrips(env: Record<string, string>, count: number): Promise<number[]> {
+/** A driver subprocess serving MCP on stdio; `call` returns the reply and its round-trip time. */
+async function openMcp(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", `${root}src/main.ts`, "mcp", "--desktop", "system"],
     env,
@@ -147,6 +162,7 @@ async function mcpRoundTrips(env: Record<string, string>, count: number): Promis
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
+  let id = 0;
   const next = async (): Promise<string> => {
     while (!buffer.includes("\n")) {
       const { value, done } = await reader.read();
@@ -157,30 +173,81 @@ async function mcpRoundTrips(env: Record<string, string>, count: number): Promis
     buffer = buffer.slice(buffer.indexOf("\n") + 1);
     return line;
   };
-  const send = (message: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
-  await send({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-  });
-  await next();
-  const times: number[] = [];
-  for (let i = 1; i <= count + 1; i++) {
+  const request = async (method: string, params: unknown) => {
     const started = performance.now();
-    await send({
-      jsonrpc: "2.0",
-      id: i,
-      method: "tools/call",
-      params: { name: "get_cursor_position", arguments: {} },
-    });
-    await next();
-    if (i > 1) times.push(performance.now() - started);
+    await writer.write(
+      new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n"),
+    );
+    const reply = JSON.parse(await next());
+    return { ms: performance.now() - started, reply };
+  };
+  await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "0" },
+  });
+  return {
+    async call(name: string, args: Record<string, unknown>) {
+      const { ms, reply } = await request("tools/call", { name, arguments: args });
+      if (reply.error || reply.result?.isError) {
+        throw new Error(`${name}: ${JSON.stringify(reply).slice(0, 300)}`);
+      }
+      return { ms, structured: reply.result.structuredContent as Record<string, unknown> };
+    },
+    async close() {
+      await writer.close();
+      await child.status;
+      reader.releaseLock();
+    },
+  };
+}
+
+/** MCP round trips, background element clicks and typing through one MCP session. */
+async function mcpBenchmarks(env: Record<string, string>) {
+  const mcp = await openMcp(env);
+  const fixture = await startFixture(env, { title: "Bench fixture", x: 1300, y: 80 });
+  try {
+    const cursor: number[] = [];
+    await mcp.call("get_cursor_position", {});
+    for (let i = 0; i < 50; i++) cursor.push((await mcp.call("get_cursor_position", {})).ms);
+
+    const state =
+      (await mcp.call("get_window_state", { pid: fixture.pid, window_id: fixture.xid })).structured;
+    const elements = state.elements as { label: string; element_token: string }[];
+    const button = elements.find((e) => e.label === "btn-increment")!;
+    const clicks: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      clicks.push((await mcp.call("click", { element_token: button.element_token })).ms);
+    }
+    await fixture.waitFor((e) => e.counter === 30, 5000);
+
+    const entry = elements.find((e) => e.label === "txt-input")!;
+    const field = fixture.widgets["txt-input"];
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(5).slice(0, 200);
+    const keystrokes: number[] = [];
+    const inserts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await mcp.call("set_value", { element_token: entry.element_token, value: "" });
+      const typed = await mcp.call("type_text", {
+        pid: fixture.pid,
+        window_id: fixture.xid,
+        x: field.x + 10,
+        y: field.y + 5,
+        text,
+      });
+      if (typed.structured.effect !== "confirmed") {
+        throw new Error(`typing was not confirmed: ${JSON.stringify(typed.structured)}`);
+      }
+      keystrokes.push(typed.ms);
+      await mcp.call("set_value", { element_token: entry.element_token, value: "" });
+      inserts.push((await mcp.call("type_text", { element_token: entry.element_token, text })).ms);
+    }
+    await fixture.waitFor((e) => e.mirror === text, 5000);
+    return { cursor, clicks, keystrokes, inserts };
+  } finally {
+    await fixture.stop();
+    await mcp.close();
   }
-  await writer.close();
-  await child.status;
-  reader.releaseLock();
-  return times;
 }
 
 function markdown(r: {
@@ -190,10 +257,11 @@ function markdown(r: {
   desktop_png: Record<string, number>;
   window_state: Record<string, number | string>;
   mcp_round_trip: Record<string, number | string>;
+  actions: Record<string, number>;
 }): string {
   const f = (n: number | string) =>
     typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(1)) : n;
-  const d = r.desktop_png, w = r.window_state, m = r.mcp_round_trip;
+  const d = r.desktop_png, w = r.window_state, m = r.mcp_round_trip, a = r.actions;
   return `# Benchmark results
 
 Measured ${r.date} with Deno ${r.deno}, ${r.runs} runs per median, on this repository's embedded desktop
@@ -213,5 +281,14 @@ Measured ${r.date} with Deno ${r.deno}, ${r.runs} runs per median, on this repos
   } nodes) | ${f(w.speedup)}x faster | < 60 ms and ≥ 4x |
 | get_window_state, tree only | ${f(w.tree_only_median_ms)} ms | | | |
 | MCP tools/call round trip over stdio (${m.tool}) | ${f(m.median_ms)} ms (${m.calls} calls) | | | |
+| Background element click through MCP (request to reply, no settle) | ${
+    f(a.element_click_median_ms)
+  } ms (${a.element_clicks} clicks, all journalled) | | | < 10 ms |
+| type_text 200 characters as keystrokes (private keyboard, read back) | ${
+    f(a.type_200_keystrokes_median_ms)
+  } ms | | | < 300 ms |
+| type_text 200 characters into an element (AT-SPI insert, read back) | ${
+    f(a.type_200_insert_median_ms)
+  } ms | | | |
 `;
 }
