@@ -98,9 +98,6 @@ export async function withBackgroundKeyboard<T>(
   body: () => Promise<T>,
 ): Promise<T> {
   const prior = activeWindow(conn);
-  const focus = new BigUint64Array(1), revert = new Int32Array(1);
-  x11.symbols.XGetInputFocus(conn.unsafeDisplay(), focus, revert);
-  const coreFocus = focus[0] > 1n ? focus[0] : 0n; // None (0) and PointerRoot (1) are not windows
   // Already the active window: the agent keyboard stays on it afterwards, so the app
   // sees no focus change at all (moving it away would make GTK drop its focus state).
   const targetIsActive = prior === BigInt(windowId);
@@ -110,7 +107,7 @@ export async function withBackgroundKeyboard<T>(
   } finally {
     if (conn.alive && !targetIsActive) {
       x11.symbols.XSync(conn.unsafeDisplay(), X.False);
-      await restoreActiveWindow(conn, agent, prior, coreFocus);
+      await restoreActiveWindow(conn, agent, prior);
     }
   }
 }
