@@ -333,6 +333,8 @@ export interface InputBackend {
   observe(): Promise<DesktopObservation>;
   /** Releases every button and key held on any channel (run after every action, even a failed one). */
   releaseAll(): Promise<void>;
+  /** Resolves once the app owning the window has processed the input sent so far (bounded wait). */
+  appSettled(windowId: number): Promise<void>;
 }
 
 /** One checked OS facility. */

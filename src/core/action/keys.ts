@@ -20,7 +20,6 @@ export type KeyInput =
   | { kind: "key"; key: string; modifiers: string[] };
 
 const FOCUS_CLICK: ClickGesture = { button: "left", count: 1, modifiers: [] };
-const FOCUS_SETTLE_MS = 60;
 
 function describe(input: KeyInput): string {
   return input.kind === "text"
@@ -167,7 +166,7 @@ async function keysLadder(
     await ctx.backend.input.withForeground(target.windowId, async () => {
       if (at) {
         await clickAt(pointer, at, FOCUS_CLICK);
-        await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
+        await ctx.backend.input.appSettled(target.windowId);
       }
       ref = await textTarget(ctx, target, at);
       before = await readText(ctx, ref);
@@ -211,7 +210,7 @@ async function keysLadder(
     }
     const pointer = await ctx.backend.input.pointer("background");
     await clickAt(pointer, at, FOCUS_CLICK);
-    await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
+    await ctx.backend.input.appSettled(target.windowId);
   }
   const ref = await textTarget(ctx, target, at);
   const before = await readText(ctx, ref);

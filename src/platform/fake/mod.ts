@@ -310,6 +310,7 @@ export class FakeBackend implements Backend {
       ),
     toolkit: (_pid: number) => this.#record("input.toolkit", this.toolkitName),
     releaseAll: () => this.#record("input.releaseAll", undefined),
+    appSettled: (windowId: number) => this.#record(`input.appSettled ${windowId}`, undefined),
     observe: () =>
       this.#record<DesktopObservation>("input.observe", {
         activeWindow: this.windowsList.at(-1)?.windowId ?? null,

@@ -15,6 +15,7 @@ import type {
   RawPointer,
   Toolkit,
 } from "../../types.ts";
+import { x11 } from "../../../../ffi/linux/x11.ts";
 import type { XConnection } from "../x11/connection.ts";
 import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
 import { withBackgroundKeyboard } from "./background_keyboard.ts";
@@ -23,6 +24,7 @@ import { bareRootPoint, ExtraPointerPool } from "./extra_pointers.ts";
 import { withForeground } from "./foreground.ts";
 import { type KeyboardChannel, X11Keyboard } from "./keyboard.ts";
 import { createKeyboard } from "./keyboard_channel.ts";
+import { PingBarrier } from "./app_sync.ts";
 import { X11Pointer } from "./pointer.ts";
 import { windowOnTopAt } from "./stacking.ts";
 import { detectToolkit } from "./toolkit.ts";
@@ -44,6 +46,7 @@ export class X11Input implements InputBackend {
   #devices: Devices | null = null;
   #background: boolean | null = null;
   readonly #toolkits = new Map<number, Promise<Toolkit>>();
+  #barrier: PingBarrier | null = null;
 
   constructor(readonly connection: () => XConnection) {}
 
@@ -122,6 +125,13 @@ export class X11Input implements InputBackend {
     return Promise.resolve(observeDesktop(this.#current().conn));
   }
 
+  async appSettled(windowId: number): Promise<void> {
+    const devices = this.#current();
+    x11.symbols.XSync(devices.conn.unsafeDisplay(), 0);
+    this.#barrier ??= new PingBarrier(devices.conn.name);
+    await this.#barrier.wait(BigInt(windowId));
+  }
+
   async releaseAll(): Promise<void> {
     const devices = this.#devices;
     if (!devices || !devices.conn.alive) return;
@@ -150,6 +160,8 @@ export class X11Input implements InputBackend {
 
   /** Removes the agent master and every extra one. */
   async close(): Promise<void> {
+    this.#barrier?.close();
+    this.#barrier = null;
     const devices = this.#devices;
     this.#devices = null;
     if (!devices) return;
