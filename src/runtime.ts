@@ -38,7 +38,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       dangerouslyBypass: options.permissionMode === "unrestricted",
       env: () => undefined,
     });
-  const state = new RuntimeState(config, permissions.mode);
+  const state = new RuntimeState(config, permissions.mode, permissions.grants);
   const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions));
   state.sessions.startSweeper();
   let closed: Promise<void> | null = null;

@@ -9,6 +9,16 @@ import get_accessibility_tree from "./accessibility/get_accessibility_tree.ts";
 import invoke_menu from "./accessibility/invoke_menu.ts";
 import verify_state from "./accessibility/verify_state.ts";
 import kill_app from "./apps/kill_app.ts";
+import browser_click from "./browser/browser_click.ts";
+import browser_dialog from "./browser/browser_dialog.ts";
+import browser_download from "./browser/browser_download.ts";
+import browser_navigate from "./browser/browser_navigate.ts";
+import browser_pointer from "./browser/browser_pointer.ts";
+import browser_prepare from "./browser/browser_prepare.ts";
+import browser_set_input_files from "./browser/browser_set_input_files.ts";
+import browser_type from "./browser/browser_type.ts";
+import get_browser_state from "./browser/get_browser_state.ts";
+import page from "./browser/page.ts";
 import launch_app from "./apps/launch_app.ts";
 import list_apps from "./apps/list_apps.ts";
 import clipboard_read from "./clipboard/clipboard_read.ts";
@@ -76,6 +86,16 @@ export const allTools: readonly AnyTool[] = [
   run_actions,
   get_accessibility_tree,
   zoom,
+  page,
+  get_browser_state,
+  browser_prepare,
+  browser_navigate,
+  browser_click,
+  browser_type,
+  browser_dialog,
+  browser_set_input_files,
+  browser_download,
+  browser_pointer,
   start_session,
   escalate_session,
   get_session,

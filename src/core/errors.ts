@@ -5,6 +5,29 @@
  * @module
  */
 
+/** The reference's sixteen browser refusal codes (contract.md §2.3). */
+const BROWSER_REFUSAL_CODES_LIST = [
+  "browser_route_unavailable", // the process is not a Chromium-family browser, or none is installed
+  "browser_requires_setup", // the browser has no DevTools endpoint: browser_prepare first
+  "browser_binding_ambiguous", // several browser windows could be the one named
+  "browser_binding_stale", // the target is gone, or the tab navigated away since its snapshot
+  "browser_wrong_target_refused", // the window or ref belongs to another browser, target or tab
+  "browser_tab_required", // a target has tabs and no tab_id was named
+  "browser_tab_not_found", // the tab was closed or never belonged to the target
+  "browser_ref_stale", // a ref from an older snapshot, or its node left the document
+  "browser_input_trust_unavailable", // trusted input cannot reach the tab (hidden tab)
+  "browser_endpoint_owner_mismatch", // the DevTools port is not served by that process
+  "browser_consent_required", // attaching to an existing profile needs the launch grant
+  "browser_consent_revoked",
+  "browser_reconnect_exhausted", // the DevTools connection dropped and the endpoint is gone
+  "browser_input_incomplete", // fewer keystrokes landed than were sent
+  "browser_action_unavailable", // the element or tab cannot take this action now (dialog open, no box...)
+  "browser_origin_outside_scope", // navigation to a scheme other than http, https or about
+] as const;
+
+/** The browser refusal codes, for tools that must tell them apart. */
+export const BROWSER_REFUSAL_CODES: ReadonlySet<string> = new Set(BROWSER_REFUSAL_CODES_LIST);
+
 /**
  * Every failure code a tool may return. Add a code here before throwing it anywhere.
  * Codes named by the reference contract keep its spelling (contract.md §2.3).
@@ -62,6 +85,10 @@ export const ERROR_CODES = [
   "desktop_already_active", // escalate_session when the desktop is already unlocked
   "session_cleanup_pending", // end_session while a call of the session is in flight
   "session_cleanup_partial", // a cleanup hook failed; end_session again retries it
+  "protected_resource_scope_invalid", // a path failed canonicalization: relative, missing, symlink, not approved
+  "unbounded_operation_requires_unrestricted", // legacy page mutations outside unrestricted mode
+  // Browser tools (contract.md §2.3): returned in the browser refusal shape, never isError
+  ...BROWSER_REFUSAL_CODES_LIST,
   // Generic
   "file_error",
   "timeout",
@@ -106,6 +133,9 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_cursor",
   "desktop_scope_disabled",
   "desktop_already_active",
+  "protected_resource_scope_invalid",
+  "unbounded_operation_requires_unrestricted",
+  ...BROWSER_REFUSAL_CODES_LIST,
 ]);
 
 /** Extra machine-readable data carried by a {@linkcode DriverError}. */

@@ -226,6 +226,12 @@ export class ToolRegistry extends ToolCatalog {
         },
         parsed.data,
       );
+    } catch (error) {
+      // Browser tools refuse in their own shape (contract.md §2.2, shape 4): not isError.
+      if (tool.group === "browser" && error instanceof DriverError && error.refused) {
+        return browserRefusal(error);
+      }
+      throw error;
     } finally {
       if (tracked) await this.state.sessions.leave(session);
     }
@@ -268,6 +274,21 @@ export function failure(error: DriverError): ToolResult {
     content: [{ type: "text", text: errorText(error) }],
     structuredContent: toErrorEnvelope(error),
   };
+}
+
+/**
+ * The browser refusal shape: no isError, text `refused (<code>): <message>`, and
+ * `{status: "refused", refusal: {code, message, detail?}}` (contract.md §2.2). The hint,
+ * when there is one, follows as a second text part and in `detail.hint`.
+ */
+export function browserRefusal(error: DriverError): ToolResult {
+  const detail = { ...error.data };
+  const refusal: Record<string, unknown> = { code: error.code, message: error.message };
+  if (Object.keys(detail).length) refusal.detail = detail;
+  const text = `refused (${error.code}): ${error.message}`;
+  const content: ToolResult["content"] = [{ type: "text", text }];
+  if (error.data.hint) content.push({ type: "text", text: `hint: ${error.data.hint}` });
+  return { content, structuredContent: { status: "refused", refusal } };
 }
 
 /** JSON Schema of a zod schema, without the `$schema` key MCP clients do not expect. */

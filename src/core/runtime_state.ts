@@ -4,6 +4,7 @@
  * @module
  */
 import { InputLock } from "./action/input_lock.ts";
+import { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
 import { SessionManager } from "./session.ts";
@@ -38,13 +39,18 @@ export class RuntimeState {
   readonly inputLock = new InputLock();
   /** Legacy capture-scope policies by session id. */
   readonly capturePolicies = new Map<string, CapturePolicy>();
+  /** Browsers launched or admitted, and each session's bound targets, tabs and refs. */
+  readonly browsers = new BrowserStore();
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",
+    /** The launcher's grants (`--grant existing-profile`), fixed at startup. */
+    readonly grants: ReadonlySet<string> = new Set(),
   ) {
     // What a session owns goes when it ends.
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
+    this.sessions.addCleanupHook("browser", (session) => this.browsers.dropSession(session.id));
   }
 }

@@ -29,6 +29,7 @@ export type ToolGroup =
   | "input"
   | "clipboard"
   | "session"
+  | "browser"
   | "system";
 
 /** Everything a tool may use while it runs. Tools never import `ffi/` or an OS folder. */

@@ -106,6 +106,17 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   verify_state: [true, false, false, false, "r2"],
   invoke_menu: [false, true, false, true, "r1"],
   run_actions: [false, true, false, true, "r1"],
+  // Browser tools (contract.md §1.0 risk classes, §1.8 hints).
+  page: [false, false, false, true, "r3"],
+  get_browser_state: [true, false, true, false, "r2"],
+  browser_prepare: [false, true, false, true, "r2"],
+  browser_navigate: [false, false, false, true, "r2"],
+  browser_click: [false, false, false, true, "r2"],
+  browser_type: [false, false, false, true, "r2"],
+  browser_pointer: [false, false, false, true, "r2"],
+  browser_dialog: [false, false, false, true, "r3"],
+  browser_set_input_files: [false, false, false, true, "r3"],
+  browser_download: [false, true, false, true, "r3"],
 };
 
 const catalog = new ToolCatalog(allTools);

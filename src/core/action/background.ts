@@ -27,7 +27,7 @@ export async function requireBackgroundPointer(
   options: { foregroundRung?: boolean } = {},
 ): Promise<void> {
   const foreground = options.foregroundRung ?? true;
-  refuseBackgroundFor(await ctx.backend.input.toolkit(target.pid), "pointer");
+  refuseBackgroundFor(await ctx.backend.input.toolkit(target.pid), "pointer", target);
   if (!(await ctx.backend.input.backgroundAvailable())) {
     throw refusal(
       `This X server has no XInput2 for background pointer input; nothing was sent`,

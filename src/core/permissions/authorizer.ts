@@ -111,6 +111,14 @@ function checkManifest(manifest: CapabilityManifest, tool: AnyTool, args: Record
       throw outside(`reading "${value}"`);
     }
   }
+  // browser_set_input_files: every uploaded file is a read.
+  if (Array.isArray(args.files)) {
+    for (const file of args.files) {
+      if (typeof file === "string" && !inside(file, manifest.resources.files.read)) {
+        throw outside(`reading "${file}"`);
+      }
+    }
+  }
 }
 
 /** Builds the authorizer for a fixed configuration. */

@@ -1,0 +1,161 @@
+/**
+ * Finding and proving a browser's DevTools endpoint: the port a Chromium process
+ * was started with (its command line or `DevToolsActivePort` file), and proof that
+ * the loopback listener on that port belongs to that very process (Linux `/proc`).
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** A DevTools endpoint on loopback. */
+export interface DevToolsEndpoint {
+  /** Always 127.0.0.1: the driver never talks to a remote endpoint. */
+  host: "127.0.0.1";
+  port: number;
+  /** `ws://127.0.0.1:<port>/devtools/browser/<id>`. */
+  browserWsUrl: string;
+  /** `Chrome/156.0...` from /json/version. */
+  product: string;
+}
+
+/** What a process's command line says about DevTools. */
+export interface DevToolsFlags {
+  /** The port flag's value (0 = chosen by the browser), or null without the flag. */
+  port: number | null;
+  userDataDir: string | null;
+}
+
+const CHROMIUM_BINARY =
+  /(^|\/)(chromium|chromium-browser|chrome|google-chrome[\w-]*|brave[\w-]*|msedge|microsoft-edge[\w-]*)$/i;
+
+/** argv of a process, or null when it is gone or unreadable. */
+export async function processArgv(pid: number): Promise<string[] | null> {
+  try {
+    const raw = await Deno.readTextFile(`/proc/${pid}/cmdline`);
+    const argv = raw.split("\0").filter((arg) => arg !== "");
+    // Chromium rewrites its process title: the whole command line becomes one space-joined string.
+    return argv.length === 1 && argv[0].includes(" --") ? argv[0].split(" ") : argv;
+  } catch {
+    return null;
+  }
+}
+
+/** True when argv is a Chromium-family browser's main process (not a renderer or helper). */
+export function isChromiumBrowser(argv: readonly string[]): boolean {
+  if (!argv.length || !CHROMIUM_BINARY.test(argv[0])) return false;
+  return !argv.some((arg) => arg.startsWith("--type="));
+}
+
+/** Reads the DevTools flags from argv. */
+export function devToolsFlags(argv: readonly string[]): DevToolsFlags {
+  let port: number | null = null;
+  let userDataDir: string | null = null;
+  for (const arg of argv) {
+    const portMatch = /^--remote-debugging-port=(\d+)$/.exec(arg);
+    if (portMatch) port = Number(portMatch[1]);
+    const dirMatch = /^--user-data-dir=(.+)$/.exec(arg);
+    if (dirMatch) userDataDir = dirMatch[1];
+  }
+  return { port, userDataDir };
+}
+
+/** The port in `<userDataDir>/DevToolsActivePort`, or null when the file is absent. */
+export async function activePort(userDataDir: string): Promise<number | null> {
+  try {
+    const first = (await Deno.readTextFile(join(userDataDir, "DevToolsActivePort"))).split("\n")[0];
+    const port = Number(first);
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The default profile directory of a Chromium binary, for a browser started without --user-data-dir. */
+function defaultProfileDir(binary: string): string {
+  const config = Deno.env.get("XDG_CONFIG_HOME") ?? join(Deno.env.get("HOME") ?? "/", ".config");
+  const name = /google-chrome/i.test(binary)
+    ? "google-chrome"
+    : /brave/i.test(binary)
+    ? "BraveSoftware/Brave-Browser"
+    : "chromium";
+  return join(config, name);
+}
+
+/** The DevTools port a running browser listens on, from its flags; null when it has none. */
+export async function portOf(argv: readonly string[]): Promise<number | null> {
+  const flags = devToolsFlags(argv);
+  if (flags.port === null) return null;
+  if (flags.port > 0) return flags.port;
+  return await activePort(flags.userDataDir ?? defaultProfileDir(argv[0]));
+}
+
+/**
+ * Asks an endpoint for its browser WebSocket URL.
+ *
+ * @returns The endpoint, or null when nothing answers on that port.
+ */
+export async function probeEndpoint(port: number, timeoutMs = 3_000): Promise<DevToolsEndpoint | null> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/json/version`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    const version = await response.json() as { Browser?: string; webSocketDebuggerUrl?: string };
+    if (!version.webSocketDebuggerUrl) return null;
+    // The URL names the host the browser thinks it is on; we always dial loopback.
+    const path = new URL(version.webSocketDebuggerUrl).pathname;
+    return {
+      host: "127.0.0.1",
+      port,
+      browserWsUrl: `ws://127.0.0.1:${port}${path}`,
+      product: version.Browser ?? "unknown",
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Socket inodes listening on `port` (IPv4 and IPv6), from /proc/net/tcp*. */
+async function listeningInodes(port: number): Promise<Set<string>> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = await Deno.readTextFile(table);
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // sl local_address rem_address st ... inode (field 9)
+      if (fields.length < 10 || fields[3] !== "0A") continue;
+      if (fields[1].split(":")[1] === hexPort) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Whether the process `pid` owns the socket listening on `port`.
+ *
+ * @returns true or false; null when it cannot be told (no /proc, or not allowed to read the fds).
+ */
+export async function listenerOwnedBy(pid: number, port: number): Promise<boolean | null> {
+  if (Deno.build.os !== "linux") return null;
+  const inodes = await listeningInodes(port);
+  if (!inodes.size) return false;
+  try {
+    for await (const entry of Deno.readDir(`/proc/${pid}/fd`)) {
+      const link = await Deno.readLink(`/proc/${pid}/fd/${entry.name}`).catch(() => "");
+      const match = /^socket:\[(\d+)\]$/.exec(link);
+      if (match && inodes.has(match[1])) return true;
+    }
+    return false;
+  } catch {
+    return null;
+  }
+}

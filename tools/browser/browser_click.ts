@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { ActionResultSchema } from "../../src/core/action_result.ts";
+import { runBrowserAction } from "../../src/core/browser/act.ts";
+import { domPointer } from "../../src/core/browser/dom_events.ts";
+import { mouseClick } from "../../src/core/browser/input.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { sessionParam } from "../_shared/params.ts";
+import { cssCoordinate, inputRouteParam, refParam, tabIdParam, targetIdParam } from "./_params.ts";
+
+/** Clicks a ref or viewport point of an exactly-bound tab. */
+export default defineTool({
+  name: "browser_click",
+  title: "Click in browser tab",
+  description: "Click a page element (by ref) or viewport coordinates in an exactly-bound tab, without " +
+    "focusing or raising the window. input_route trusted (default) sends CDP mouse events at the element's " +
+    'centre (scrolled into view); "dom_event" dispatches mousedown/mouseup/click from page script. effect is ' +
+    "confirmed only when a read-back over CDP shows a change (the element's value, checked or focus state, a " +
+    "DOM mutation after the click reached it, a navigation, or a dialog that opened); unverifiable when the " +
+    "click reached the element but nothing changed; suspected_noop when it never reached it.",
+  group: "browser",
+  input: z.strictObject({
+    target_id: targetIdParam,
+    tab_id: tabIdParam,
+    ref: refParam.optional(),
+    x: cssCoordinate.optional().describe("Viewport CSS x (with y, instead of ref)"),
+    y: cssCoordinate.optional().describe("Viewport CSS y"),
+    input_route: inputRouteParam,
+    session: sessionParam,
+  }),
+  output: ActionResultSchema,
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  risk: "r2",
+  capabilities: ["browser.input.click", "browser.cdp"],
+  run(ctx, args) {
+    return runBrowserAction(
+      ctx,
+      {
+        targetId: args.target_id,
+        tabId: args.tab_id,
+        aim: { ref: args.ref, x: args.x, y: args.y },
+        route: args.input_route,
+        events: ["mousedown", "mouseup", "click"],
+        expect: (b, a) =>
+          b.checked !== a.checked || b.value !== a.value || (!b.focused && a.focused === true),
+      },
+      async ({ entry, probe, handle, point }) => {
+        const at = await point();
+        const what = entry
+          ? `${entry.ref} (${entry.role} ${JSON.stringify(entry.name)})`
+          : `(${at.x}, ${at.y})`;
+        const dispatched = args.input_route === "trusted"
+          ? await mouseClick(handle.tab, at, "left", 1)
+          : await domPointer(handle.tab, { action: "click", objectId: entry ? probe.objectId : null, at });
+        return { dispatched, summary: `clicked ${what} in ${handle.tab.id}`, deliveredCount: 1 };
+      },
+    );
+  },
+});

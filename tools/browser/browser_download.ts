@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { downloadVia } from "../../src/core/browser/downloads.ts";
+import { requireTrustedInput } from "../../src/core/browser/input.ts";
+import { checkDownloadRoot } from "../../src/core/browser/paths.ts";
+import { resolveRef, resolveTab } from "../../src/core/browser/resolve.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { refParam, tabIdParam, targetIdParam } from "./_params.ts";
+
+/** Triggers a download through a ref and saves it in an approved directory. */
+export default defineTool({
+  name: "browser_download",
+  title: "Browser download",
+  description:
+    "Trigger one download through an exact live browser ref (a trusted click) and save it inside " +
+    "an explicitly approved directory. The browser saves into a private temporary directory; the finished " +
+    "file is copied into destination_root under its suggested name (never overwriting: name (1).ext ...). " +
+    "Approved directories: in bounded mode, inside the capability manifest's files.write; in every mode, an " +
+    "absolute existing directory reached without symbolic links, owned by the driver's user, and not a " +
+    "system directory (/etc, /usr, /proc, ...) or a shared root (/, /tmp, /home, ...) itself; anything else " +
+    "is refused with protected_resource_scope_invalid. Returns the saved path, size and SHA-256.",
+  group: "browser",
+  input: z.strictObject({
+    session: z.string().min(1).max(200).describe("The lifecycle session label that owns the binding"),
+    target_id: targetIdParam,
+    tab_id: tabIdParam,
+    ref: refParam,
+    destination_root: z.string().min(1).max(4096).describe("Absolute approved directory to save into"),
+  }),
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r3",
+  capabilities: ["browser.files.download", "browser.cdp"],
+  async run(ctx, args) {
+    const root = await checkDownloadRoot(args.destination_root);
+    const handle = await resolveTab(ctx, args.target_id, args.tab_id);
+    const entry = resolveRef(ctx, handle, args.ref);
+    await requireTrustedInput(handle.tab);
+    const saved = await downloadVia(handle, entry, root);
+    return ok(
+      { status: "ok", target_id: handle.target.id, tab_id: handle.tab.id, ref: entry.ref, ...saved },
+      `✅ Saved ${saved.url} as ${saved.path} (${saved.bytes} bytes, sha256 ${saved.sha256.slice(0, 12)}…)`,
+    );
+  },
+});

@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { bindWindow, describeTabs, refreshTabs } from "../../src/core/browser/binding.ts";
+import {
+  listingOf,
+  outlineOf,
+  pageOf,
+  parseContinuation,
+  refRecord,
+} from "../../src/core/browser/present.ts";
+import { resolveRef, resolveTab, type TabHandle } from "../../src/core/browser/resolve.ts";
+import { takeSnapshot } from "../../src/core/browser/snapshot.ts";
+import { DriverError } from "../../src/core/errors.ts";
+import { type ImagePart, ok } from "../../src/core/result.ts";
+import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { sessionParam } from "../_shared/params.ts";
+import { tabIdParam, targetIdParam } from "./_params.ts";
+
+const input = z.strictObject({
+  pid: z.number().int().min(1).optional().describe("Bind mode: the browser's main process id"),
+  window_id: z.number().int().min(1).optional().describe("Bind mode: the browser window (from list_windows)"),
+  target_id: targetIdParam.optional().describe("Snapshot mode: a bound target"),
+  tab_id: tabIdParam.optional().describe("Snapshot mode: the tab to snapshot"),
+  snapshot_format: z.enum(["dom_refs_v1", "semantic_v2"]).default("dom_refs_v1"),
+  scope_ref: z.string().min(1).max(64).optional().describe("Snapshot only this ref's subtree"),
+  query: z.string().min(1).max(200).optional().describe(
+    "Keep refs whose role, name, value, tag or id contain this",
+  ),
+  continuation: z.string().min(1).max(64).optional().describe("Next page of the same snapshot"),
+  include_screenshot: z.boolean().default(false).describe("Add a PNG of the tab's viewport"),
+  session: sessionParam,
+});
+
+async function bind(ctx: ToolContext, pid: number, windowId?: number) {
+  const target = await bindWindow(ctx, pid, windowId);
+  const window = await ctx.backend.windows.get(target.windowId);
+  const tabs = await describeTabs(target, window?.title ?? null);
+  const source = ctx.state.browsers.prepared.has(pid) ? "browser_prepare" : "existing_profile";
+  return ok(
+    {
+      status: "ok",
+      mode: "bind",
+      binding_quality: "exact",
+      mutation_allowed: true,
+      target_id: target.id,
+      pid,
+      window_id: target.windowId,
+      browser: { product: target.endpoint.product, endpoint: `127.0.0.1:${target.endpoint.port}`, source },
+      tabs,
+    },
+    [
+      `✅ Bound window ${target.windowId} of pid ${pid} as ${target.id} (exact; mutations allowed)`,
+      ...tabs.map((t) => `  ${t.tab_id}${t.active ? " (active)" : ""} ${JSON.stringify(t.title)} ${t.url}`),
+      `Snapshot a tab with get_browser_state {target_id: "${target.id}", tab_id}`,
+    ].join("\n"),
+  );
+}
+
+async function screenshot(handle: TabHandle): Promise<{ fields: Record<string, unknown>; image: ImagePart }> {
+  const { data } = await handle.tab.send("Page.captureScreenshot", { format: "png" }, 20_000);
+  const header = Uint8Array.from(atob(data.slice(0, 44)), (c) => c.charCodeAt(0));
+  const view = new DataView(header.buffer);
+  const [width, height] = [view.getUint32(16), view.getUint32(20)];
+  const metrics = await handle.tab.send("Page.getLayoutMetrics");
+  const viewport = metrics.cssVisualViewport ?? metrics.visualViewport;
+  return {
+    fields: {
+      screenshot_width: width,
+      screenshot_height: height,
+      screenshot_mime_type: "image/png",
+      screenshot: {
+        viewport_css_width: viewport.clientWidth,
+        viewport_css_height: viewport.clientHeight,
+        pixel_to_css_scale_x: viewport.clientWidth / width,
+        pixel_to_css_scale_y: viewport.clientHeight / height,
+      },
+    },
+    image: { type: "image", data, mimeType: "image/png" },
+  };
+}
+
+async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
+  const handle = await resolveTab(ctx, args.target_id!, args.tab_id, { allowNavigated: true });
+  const { target, tab } = handle;
+  let offset = 0;
+  if (args.continuation) {
+    const next = parseContinuation(args.continuation);
+    if (!next || tab.snapshot?.id !== next.snapshot || tab.navigatedFrom(await tab.current())) {
+      throw new DriverError(
+        "browser_ref_stale",
+        `Continuation ${args.continuation} is not of the tab's current snapshot`,
+        {
+          hint: "call get_browser_state without continuation for a new snapshot",
+        },
+      );
+    }
+    offset = next.offset;
+  } else {
+    const scope = args.scope_ref ? resolveRef(ctx, handle, args.scope_ref) : null;
+    const id = ctx.state.browsers.nextSnapshotId(target.id, tab.id);
+    tab.snapshot = await takeSnapshot(tab, id, args.snapshot_format, scope);
+    // The caller now sees this document: acting on it is no longer "navigated away".
+    tab.baseline = { loaderId: tab.snapshot.loaderId, url: tab.snapshot.url };
+  }
+  const snap = tab.snapshot!;
+  const semantic = snap.format === "semantic_v2";
+  const page = pageOf(snap, args.query, offset);
+  await refreshTabs(target);
+  const window = await ctx.backend.windows.get(target.windowId);
+  const structured: Record<string, unknown> = {
+    status: "ok",
+    mode: "snapshot",
+    binding_quality: "exact",
+    mutation_allowed: true,
+    target_id: target.id,
+    tab_id: tab.id,
+    url: snap.url,
+    title: snap.title,
+    snapshot: {
+      id: `p${snap.id}`,
+      format: snap.format,
+      complete: page.complete,
+      omitted: page.omitted,
+      continuation: page.continuation,
+    },
+    tabs: await describeTabs(target, window?.title ?? null),
+  };
+  if (semantic) {
+    structured.outline = outlineOf(page.refs);
+    structured.refs = page.refs.filter((r) => r.kind === "control").map((r) => refRecord(r, true));
+    structured.content_refs = page.refs.filter((r) => r.kind === "content").map((r) => ({
+      ref: r.ref,
+      role: r.role,
+      text: r.name,
+    }));
+  } else {
+    structured.refs = page.refs.map((r) => refRecord(r, false));
+  }
+  const images: ImagePart[] = [];
+  if (args.include_screenshot) {
+    const shot = await screenshot(handle);
+    Object.assign(structured, shot.fields);
+    images.push(shot.image);
+  }
+  const head =
+    `✅ ${tab.id} ${JSON.stringify(snap.title)} ${snap.url} — snapshot p${snap.id} (${snap.format}), ` +
+    `${page.refs.length} refs${page.continuation ? `, more with continuation "${page.continuation}"` : ""}`;
+  return ok(structured, `${head}\n${semantic ? outlineOf(page.refs) : listingOf(page.refs)}`, images);
+}
+
+/** Binds a browser window, or snapshots one of its tabs. */
+export default defineTool({
+  name: "get_browser_state",
+  title: "Get browser state",
+  description: "Read-only browser inspection. Bind mode (pid + window_id of a Chromium window from " +
+    "list_windows, prepared by browser_prepare or started with --remote-debugging-port under the " +
+    "existing-profile grant): returns a session-scoped target_id and its tabs (tab_id, url, title, active " +
+    "true/false/null); continue only when status is ok, binding_quality exact and mutation_allowed true. " +
+    "Snapshot mode (target_id + tab_id): the tab's elements as refs p<snapshot>:<index> (dom_refs_v1), or " +
+    "an outline with per-ref actions and content refs (semantic_v2); only the latest snapshot's refs are " +
+    "live. Optional scope_ref, query, continuation paging and a viewport screenshot (include_screenshot) " +
+    "with its CSS-to-pixel scale. A snapshot also re-binds a tab that navigated.",
+  group: "browser",
+  input,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  risk: "r2",
+  capabilities: ["browser.observe", "browser.cdp"],
+  run(ctx, args) {
+    if (args.target_id !== undefined) {
+      if (args.pid !== undefined || args.window_id !== undefined) {
+        throw new DriverError(
+          "invalid_arguments",
+          "Pass pid/window_id (bind) or target_id/tab_id (snapshot), not both",
+          {
+            field: "target_id",
+          },
+        );
+      }
+      return snapshot(ctx, args);
+    }
+    if (args.pid === undefined) {
+      throw new DriverError(
+        "invalid_arguments",
+        "Pass pid and window_id to bind, or target_id and tab_id to snapshot",
+        {
+          field: "pid",
+        },
+      );
+    }
+    return bind(ctx, args.pid, args.window_id);
+  },
+});
