@@ -48,6 +48,11 @@ import get_session from "./session/get_session.ts";
 import get_session_state from "./session/get_session_state.ts";
 import list_sessions from "./session/list_sessions.ts";
 import start_session from "./session/start_session.ts";
+import check_for_update from "./system/check_for_update.ts";
+import check_permissions from "./system/check_permissions.ts";
+import get_config from "./system/get_config.ts";
+import health_report from "./system/health_report.ts";
+import set_config from "./system/set_config.ts";
 import bring_to_front from "./windows/bring_to_front.ts";
 import get_window_state from "./windows/get_window_state.ts";
 import list_windows from "./windows/list_windows.ts";
@@ -84,6 +89,10 @@ export const allTools: readonly AnyTool[] = [
   get_cursor_position,
   move_cursor,
   run_actions,
+  check_permissions,
+  health_report,
+  get_config,
+  set_config,
   get_accessibility_tree,
   zoom,
   page,
@@ -102,4 +111,5 @@ export const allTools: readonly AnyTool[] = [
   list_sessions,
   get_session_state,
   end_session,
+  check_for_update,
 ];

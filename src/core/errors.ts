@@ -85,6 +85,9 @@ export const ERROR_CODES = [
   "desktop_already_active", // escalate_session when the desktop is already unlocked
   "session_cleanup_pending", // end_session while a call of the session is in flight
   "session_cleanup_partial", // a cleanup hook failed; end_session again retries it
+  // Configuration and health
+  "config_key_retired", // set_config of capture_scope: `data.replacement` names what replaced it
+  "os_permission_prompt_requires_trusted_host", // check_permissions prompt:true from a tool call
   "protected_resource_scope_invalid", // a path failed canonicalization: relative, missing, symlink, not approved
   "unbounded_operation_requires_unrestricted", // legacy page mutations outside unrestricted mode
   // Browser tools (contract.md §2.3): returned in the browser refusal shape, never isError
@@ -133,6 +136,8 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_cursor",
   "desktop_scope_disabled",
   "desktop_already_active",
+  "config_key_retired",
+  "os_permission_prompt_requires_trusted_host",
   "protected_resource_scope_invalid",
   "unbounded_operation_requires_unrestricted",
   ...BROWSER_REFUSAL_CODES_LIST,

@@ -337,12 +337,26 @@ export interface InputBackend {
   appSettled(windowId: number): Promise<void>;
 }
 
-/** One checked OS facility. */
+/** One checked OS facility (check_permissions). */
 export interface PermissionCheck {
   name: string;
   ok: boolean;
+  /** What was found, in words. */
   detail: string;
+  /** The exact step that supplies the missing piece; null when `ok`. */
   remedy: string | null;
+  /** What was probed, for programs. */
+  data?: Record<string, unknown>;
+}
+
+/** One platform check of health_report. */
+export interface HealthCheck {
+  name: string;
+  status: "pass" | "fail" | "skip";
+  message: string;
+  /** What to do about a failure. */
+  hint?: string;
+  data?: Record<string, unknown>;
 }
 
 /** Everything the tools need from an OS. */
@@ -356,7 +370,14 @@ export interface Backend {
   readonly accessibility: AccessibilityBackend;
   readonly clipboard: ClipboardBackend;
   readonly input: InputBackend;
+  /** Probes each facility the driver needs; a missing one is a failed check, not a throw. */
   permissions(): Promise<PermissionCheck[]>;
+  /**
+   * Runs the platform checks of health_report named in `names` (display, window_manager,
+   * accessibility, capture, input); names it does not know are left out. A failed probe is
+   * a `fail` check, not a throw.
+   */
+  health(names: readonly string[]): Promise<HealthCheck[]>;
   /** Releases native resources. */
   close(): Promise<void>;
 }

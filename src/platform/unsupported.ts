@@ -28,6 +28,7 @@ export function unsupportedBackend(os: "darwin" | "windows", planned: string): B
     clipboard: facility("clipboard") as Backend["clipboard"],
     input: facility("input") as Backend["input"],
     permissions: refuse("permissions"),
+    health: refuse("health"),
     close: () => Promise.resolve(),
   };
 }

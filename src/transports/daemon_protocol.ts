@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { cacheDir, defaultSocketPath } from "../core/paths.ts";
+
+export { cacheDir, defaultSocketPath };
 
 /** A request line. */
 export interface DaemonRequest {
@@ -31,18 +33,6 @@ export interface DaemonResponse {
 
 /** Exit codes the daemon reports (contract.md §5.4). */
 export const DaemonExit = { error: 1, usage: 64, badRequest: 65 } as const;
-
-/** The cache directory of the driver: `$XDG_CACHE_HOME/cua-driver` or `~/.cache/cua-driver`. */
-export function cacheDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
-  const home = Deno.env.get("HOME") ?? "/tmp";
-  return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".cache"), "cua-driver");
-}
-
-/** Default socket path. */
-export function defaultSocketPath(): string {
-  return Deno.env.get("CUA_DRIVER_SOCKET") ?? join(cacheDir(), "cua-driver.sock");
-}
 
 /** The pid file next to a socket. */
 export function pidFileFor(socketPath: string): string {

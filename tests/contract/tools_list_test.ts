@@ -106,6 +106,12 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   verify_state: [true, false, false, false, "r2"],
   invoke_menu: [false, true, false, true, "r1"],
   run_actions: [false, true, false, true, "r1"],
+  // Configuration and health (contract.md §1.0 risk classes, §1.10 hints).
+  check_permissions: [true, false, true, false, "r2"],
+  health_report: [true, false, true, false, "r0"],
+  get_config: [true, false, true, false, "r0"],
+  set_config: [false, false, true, false, "r2"],
+  check_for_update: [true, false, true, true, "r0"],
   // Browser tools (contract.md §1.0 risk classes, §1.8 hints).
   page: [false, false, false, true, "r3"],
   get_browser_state: [true, false, true, false, "r2"],

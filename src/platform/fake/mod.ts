@@ -13,10 +13,12 @@ import type {
   ClipboardContent,
   DesktopObservation,
   DisplayInfo,
+  HealthCheck,
   InputChannel,
   LaunchRequest,
   LaunchResult,
   OwnedPointer,
+  PermissionCheck,
   Point,
   ProcessInfo,
   RawImage,
@@ -360,8 +362,20 @@ export class FakeBackend implements Backend {
     };
   }
 
+  /** What permissions() reports. */
+  permissionChecks: PermissionCheck[] = [];
+  /** What health() reports, by check name (only the names asked for are returned). */
+  healthChecks: HealthCheck[] = [];
+
   permissions() {
-    return this.#record("permissions", []);
+    return this.#record("permissions", this.permissionChecks.map((c) => ({ ...c })));
+  }
+
+  health(names: readonly string[]) {
+    return this.#record(
+      `health ${names.join(",")}`,
+      this.healthChecks.filter((c) => names.includes(c.name)).map((c) => ({ ...c })),
+    );
   }
 
   close() {

@@ -5,11 +5,13 @@
  * @module
  */
 import { DriverError } from "../../core/errors.ts";
-import type { Backend, PermissionCheck } from "../types.ts";
+import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
+import { linuxHealth } from "./health.ts";
 import { X11Input } from "./input/mod.ts";
+import { linuxPermissions } from "./permissions.ts";
 import { X11Clipboard } from "./x11/clipboard.ts";
 import { enableOffscreenCapture } from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
@@ -100,7 +102,18 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     clipboard,
     input,
     permissions(): Promise<PermissionCheck[]> {
-      return Promise.resolve([]);
+      return linuxPermissions(clipboard);
+    },
+    health(names: readonly string[]): Promise<HealthCheck[]> {
+      return linuxHealth({
+        displayName,
+        embedded: desktop !== null,
+        connection: () => display.get(),
+        offscreenCapture: () => display.offscreenCapture,
+        screen,
+        input,
+        accessibility,
+      }, names);
     },
     async close() {
       await input.close();

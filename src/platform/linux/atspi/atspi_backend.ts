@@ -10,6 +10,8 @@ import { ActionNameCache } from "./action_cache.ts";
 import { AppLocator } from "./app_locator.ts";
 import { AtspiBus } from "./atspi_bus.ts";
 import * as ops from "./element_ops.ts";
+import { fetchCacheItems } from "./fetch_nodes.ts";
+import { AtspiPath, Iface } from "./interfaces.ts";
 import { buildWindowTree, type WindowTreeTimings } from "./window_tree.ts";
 
 /** Options of {@linkcode AtspiAccessibility}. */
@@ -22,6 +24,13 @@ export interface AtspiAccessibilityOptions {
   callTimeoutMs?: number;
   /** Use applications' private sockets when offered (default true). */
   peerToPeer?: boolean;
+}
+
+/** What {@linkcode AtspiAccessibility.diagnose} found. */
+export interface AtspiDiagnosis {
+  registeredApps: number;
+  /** `Cache.GetItems` on one application; null when none is registered. */
+  getItems: { app: string; ok: boolean; items: number | null; error: string | null } | null;
 }
 
 /**
@@ -107,6 +116,37 @@ export class AtspiAccessibility implements AccessibilityBackend {
    */
   async connect(): Promise<void> {
     await this.#connection();
+  }
+
+  /**
+   * For health_report, on the driver's own connection (opened if needed, as on first
+   * use): how many applications the registry lists, and whether `Cache.GetItems`
+   * answers on the first of them (up to three) that has a cache.
+   *
+   * @throws {DriverError} `accessibility_unavailable` when the bus cannot be reached.
+   */
+  async diagnose(): Promise<AtspiDiagnosis> {
+    const { bus } = await this.#connection();
+    const [children] = await bus.call(
+      AtspiPath.REGISTRY_NAME,
+      AtspiPath.ROOT,
+      Iface.ACCESSIBLE,
+      "GetChildren",
+    );
+    const apps = (children as [string, string][]).map(([name]) => name);
+    let getItems: AtspiDiagnosis["getItems"] = null;
+    for (const app of apps.slice(0, 3)) {
+      try {
+        const items = await fetchCacheItems(bus, app);
+        getItems = items === null
+          ? { app, ok: false, items: null, error: "no usable Cache.GetItems (the per-object walk is used)" }
+          : { app, ok: true, items: items.length, error: null };
+        if (getItems.ok) break;
+      } catch (error) {
+        getItems = { app, ok: false, items: null, error: describe(error) };
+      }
+    }
+    return { registeredApps: apps.length, getItems };
   }
 
   /** Action names of an element. */

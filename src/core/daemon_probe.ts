@@ -1,0 +1,75 @@
+/**
+ * Is a daemon answering on a socket? One `metadata` request (contract.md §5.4) with a
+ * short budget, for health_report. Reads only: no session is opened.
+ *
+ * @module
+ */
+import { defaultSocketPath } from "./paths.ts";
+
+/** What {@linkcode probeDaemon} found. */
+export interface DaemonProbe {
+  socket: string;
+  socket_exists: boolean;
+  answering: boolean;
+  pid: number | null;
+  driver_version: string | null;
+  permission_mode: string | null;
+  /** Why it is not answering, when a socket file exists. */
+  error: string | null;
+}
+
+/** Sends `metadata` to the daemon on `socketPath` and waits at most `timeoutMs` for the answer. */
+export async function probeDaemon(socketPath = defaultSocketPath(), timeoutMs = 750): Promise<DaemonProbe> {
+  const probe: DaemonProbe = {
+    socket: socketPath,
+    socket_exists: false,
+    answering: false,
+    pid: null,
+    driver_version: null,
+    permission_mode: null,
+    error: null,
+  };
+  try {
+    probe.socket_exists = Deno.statSync(socketPath).isSocket === true;
+  } catch {
+    return probe;
+  }
+  let conn: Deno.UnixConn | null = null;
+  const timer = setTimeout(() => conn?.close(), timeoutMs);
+  try {
+    conn = await Deno.connect({ transport: "unix", path: socketPath });
+    await conn.write(new TextEncoder().encode(JSON.stringify({ id: "health", method: "metadata" }) + "\n"));
+    const line = await readLine(conn);
+    const response = JSON.parse(line);
+    if (response?.ok !== true) throw new Error(String(response?.error ?? "the daemon refused metadata"));
+    const result = response.result ?? {};
+    probe.answering = true;
+    probe.pid = typeof result.pid === "number" ? result.pid : null;
+    probe.driver_version = typeof result.driver_version === "string" ? result.driver_version : null;
+    probe.permission_mode = typeof result.permission_mode === "string" ? result.permission_mode : null;
+  } catch (error) {
+    probe.error = error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted
+      ? `no answer within ${timeoutMs} ms`
+      : (error as Error).message;
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn?.close();
+    } catch {
+      // Closed by the timer.
+    }
+  }
+  return probe;
+}
+
+async function readLine(conn: Deno.UnixConn): Promise<string> {
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(64 * 1024);
+  let text = "";
+  while (!text.includes("\n")) {
+    const n = await conn.read(buffer);
+    if (n === null) throw new Error("the daemon closed the connection without answering");
+    text += decoder.decode(buffer.subarray(0, n), { stream: true });
+  }
+  return text.slice(0, text.indexOf("\n"));
+}

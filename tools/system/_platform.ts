@@ -1,0 +1,16 @@
+/**
+ * The platform name the system tools report, in the reference's spelling
+ * (`linux`, `darwin`, `win32`).
+ *
+ * @module
+ */
+import type { ToolContext } from "../../src/core/tool.ts";
+
+/** Platform names of the reference (contract.md §1.10). */
+export type PlatformName = "linux" | "darwin" | "win32";
+
+/** The back end's OS in the reference's spelling; the host's OS under the fake back end. */
+export function platformName(ctx: Pick<ToolContext, "backend">): PlatformName {
+  const os = ctx.backend.os === "fake" ? Deno.build.os : ctx.backend.os;
+  return os === "windows" ? "win32" : os === "darwin" ? "darwin" : "linux";
+}
