@@ -168,7 +168,9 @@ export class X11Input implements InputBackend {
     devices.extras?.close();
     if (devices.keyboard && devices.conn.alive) {
       // Releases held keys and unbinds spare keycodes on both channels before the devices go.
-      const channels: KeyboardChannel[] = Object.values(devices.keyboards).map((k) => k!.channel);
+      const channels: KeyboardChannel[] = Object.values(devices.keyboards).flatMap((k) =>
+        k ? [k.channel] : []
+      );
       await devices.keyboard.close(channels).catch(() => {});
     }
     const background = devices.pointers.background;
