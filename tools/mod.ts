@@ -23,6 +23,10 @@ import launch_app from "./apps/launch_app.ts";
 import list_apps from "./apps/list_apps.ts";
 import clipboard_read from "./clipboard/clipboard_read.ts";
 import clipboard_write from "./clipboard/clipboard_write.ts";
+import get_agent_cursor_state from "./cursor/get_agent_cursor_state.ts";
+import set_agent_cursor_enabled from "./cursor/set_agent_cursor_enabled.ts";
+import set_agent_cursor_motion from "./cursor/set_agent_cursor_motion.ts";
+import set_agent_cursor_theme from "./cursor/set_agent_cursor_theme.ts";
 import get_cursor_position from "./screen/get_cursor_position.ts";
 import get_desktop_state from "./screen/get_desktop_state.ts";
 import get_screen_size from "./screen/get_screen_size.ts";
@@ -89,6 +93,10 @@ export const allTools: readonly AnyTool[] = [
   get_cursor_position,
   move_cursor,
   run_actions,
+  set_agent_cursor_enabled,
+  set_agent_cursor_motion,
+  get_agent_cursor_state,
+  set_agent_cursor_theme,
   check_permissions,
   health_report,
   get_config,

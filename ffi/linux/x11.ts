@@ -156,6 +156,57 @@ export const X11_SYMBOLS = {
     result: "i32",
   },
 
+  // Window XCreateWindow(Display*, Window parent, int x, int y, unsigned int width, unsigned int height,
+  //   unsigned int border_width, int depth, unsigned int class, Visual *visual, unsigned long valuemask,
+  //   XSetWindowAttributes *attributes)
+  XCreateWindow: {
+    parameters: [
+      "pointer",
+      "u64",
+      "i32",
+      "i32",
+      "u32",
+      "u32",
+      "u32",
+      "i32",
+      "u32",
+      "pointer",
+      "u64",
+      "buffer",
+    ],
+    result: "u64",
+  },
+  // int XUnmapWindow(Display*, Window w)
+  XUnmapWindow: { parameters: ["pointer", "u64"], result: "i32" },
+  // int XMapRaised(Display*, Window w)
+  XMapRaised: { parameters: ["pointer", "u64"], result: "i32" },
+  // int XMoveWindow(Display*, Window w, int x, int y)
+  XMoveWindow: { parameters: ["pointer", "u64", "i32", "i32"], result: "i32" },
+  // int XStoreName(Display*, Window w, char *window_name)
+  XStoreName: { parameters: ["pointer", "u64", "buffer"], result: "i32" },
+
+  // --- Graphics context and drawing (Xlib ch. 5, 7 and 8)
+  // Pixmap XCreatePixmap(Display*, Drawable d, unsigned int width, unsigned int height, unsigned int depth)
+  XCreatePixmap: { parameters: ["pointer", "u64", "u32", "u32", "u32"], result: "u64" },
+  // int XFreePixmap(Display*, Pixmap pixmap)
+  XFreePixmap: { parameters: ["pointer", "u64"], result: "i32" },
+  // GC XCreateGC(Display*, Drawable d, unsigned long valuemask, XGCValues *values)
+  XCreateGC: { parameters: ["pointer", "u64", "u64", "pointer"], result: "pointer" },
+  // int XFreeGC(Display*, GC gc)
+  XFreeGC: { parameters: ["pointer", "pointer"], result: "i32" },
+  // int XSetForeground(Display*, GC gc, unsigned long foreground)
+  XSetForeground: { parameters: ["pointer", "pointer", "u64"], result: "i32" },
+  // int XFillRectangle(Display*, Drawable d, GC gc, int x, int y, unsigned int width, unsigned int height)
+  XFillRectangle: { parameters: ["pointer", "u64", "pointer", "i32", "i32", "u32", "u32"], result: "i32" },
+  // int XFillPolygon(Display*, Drawable d, GC gc, XPoint *points, int npoints, int shape, int mode)
+  XFillPolygon: { parameters: ["pointer", "u64", "pointer", "buffer", "i32", "i32", "i32"], result: "i32" },
+  // int XFillArc(Display*, Drawable d, GC gc, int x, int y, unsigned int width, unsigned int height,
+  //   int angle1, int angle2)
+  XFillArc: {
+    parameters: ["pointer", "u64", "pointer", "i32", "i32", "u32", "u32", "i32", "i32"],
+    result: "i32",
+  },
+
   // --- Images (Xlib ch. 8 and 16)
   // XImage *XGetImage(Display*, Drawable d, int x, int y, unsigned int width, unsigned int height,
   //   unsigned long plane_mask, int format)
@@ -303,6 +354,55 @@ export const XWindowAttributesLayout = {
   class: 40, // int
   map_state: 92, // int
   override_redirect: 120, // Bool
+} as const;
+
+/** XSetWindowAttributes (112 bytes); set the matching `CW` bit in valuemask for each field used. */
+export const XSetWindowAttributesLayout = {
+  background_pixmap: 0, // Pixmap
+  background_pixel: 8, // unsigned long
+  border_pixmap: 16, // Pixmap
+  border_pixel: 24, // unsigned long
+  bit_gravity: 32, // int
+  win_gravity: 36, // int
+  backing_store: 40, // int
+  backing_planes: 48, // unsigned long
+  backing_pixel: 56, // unsigned long
+  save_under: 64, // Bool
+  event_mask: 72, // long
+  do_not_propagate_mask: 80, // long
+  override_redirect: 88, // Bool
+  colormap: 96, // Colormap
+  cursor: 104, // Cursor
+  size: 112,
+} as const;
+
+/** Window attribute value-mask bits (<X11/X.h>) and window classes. */
+export const CW = {
+  BackPixel: 1n << 1n,
+  BorderPixel: 1n << 3n,
+  OverrideRedirect: 1n << 9n,
+  SaveUnder: 1n << 10n,
+  EventMask: 1n << 11n,
+  /** XCreateWindow class. */
+  InputOutput: 1,
+  /** XCreateWindow depth: the parent's. */
+  CopyFromParent: 0,
+} as const;
+
+/** XFillPolygon shape and mode arguments. */
+export const PolygonShape = { Complex: 0, Nonconvex: 1, Convex: 2, CoordModeOrigin: 0 } as const;
+
+/** XPoint: { short x @0; short y @2 } */
+export const XPointLayout = { x: 0, y: 2, size: 4 } as const;
+
+/** Field offsets in Visual (<X11/Xlib.h>). */
+export const VisualLayout = {
+  visualid: 8, // VisualID
+  class: 16, // int (TrueColor 4, DirectColor 5)
+  red_mask: 24, // unsigned long
+  green_mask: 32, // unsigned long
+  blue_mask: 40, // unsigned long
+  bits_per_rgb: 48, // int
 } as const;
 
 /** Field offsets in XImage. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { InputLock } from "./action/input_lock.ts";
+import { AgentCursorStore } from "./agent_cursor/store.ts";
 import { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
@@ -39,6 +40,8 @@ export class RuntimeState {
   readonly inputLock = new InputLock();
   /** Legacy capture-scope policies by session id. */
   readonly capturePolicies = new Map<string, CapturePolicy>();
+  /** Each session's agent cursor. */
+  readonly agentCursors = new AgentCursorStore();
   /** Browsers launched or admitted, and each session's bound targets, tabs and refs. */
   readonly browsers = new BrowserStore();
   constructor(
@@ -51,6 +54,7 @@ export class RuntimeState {
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
+    this.sessions.addCleanupHook("agent_cursor", (session) => this.agentCursors.drop(session.id));
     this.sessions.addCleanupHook("browser", (session) => this.browsers.dropSession(session.id));
   }
 }

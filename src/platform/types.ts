@@ -337,6 +337,45 @@ export interface InputBackend {
   appSettled(windowId: number): Promise<void>;
 }
 
+/** How an agent cursor looks: colours as `#rrggbb`, size relative to the theme's base arrow. */
+export interface AgentCursorStyle {
+  /** Arrow body. */
+  fill: string;
+  /** Arrow outline. */
+  outline: string;
+  /** Click pulse ring. */
+  accent: string;
+  /** Scale of the arrow, 1 = about 20 px tall. */
+  scale: number;
+}
+
+/** One rendered frame of an agent cursor. */
+export interface AgentCursorFrame {
+  /** Screen point of the arrow's tip. */
+  point: Point;
+  style: AgentCursorStyle;
+  /** Click pulse progress: 0 none, up to 1 at its widest. */
+  pulse: number;
+  /** Session label shown as the overlay's name (`Cua.AgentCursorOverlay.<label>`). */
+  label: string;
+}
+
+/**
+ * The agent cursor's drawing surface: a click-through overlay above every window,
+ * never in the driver's own screenshots. Calls are synchronous and never throw;
+ * a failure leaves the cursor undrawn and is reported by {@linkcode unavailableReason}.
+ */
+export interface AgentCursorBackend {
+  /** Null when cursors can be drawn on this desktop, else why not. */
+  unavailableReason(): string | null;
+  /** Draws cursor `id` (creating its overlay on first use), shown and above other windows. */
+  draw(id: string, frame: AgentCursorFrame): void;
+  /** Hides cursor `id`, keeping its overlay for the next draw. */
+  hide(id: string): void;
+  /** Removes cursor `id` and its overlay. Idempotent. */
+  remove(id: string): void;
+}
+
 /** One checked OS facility (check_permissions). */
 export interface PermissionCheck {
   name: string;
@@ -370,6 +409,8 @@ export interface Backend {
   readonly accessibility: AccessibilityBackend;
   readonly clipboard: ClipboardBackend;
   readonly input: InputBackend;
+  /** The agent-cursor overlay. */
+  readonly agentCursor: AgentCursorBackend;
   /** Probes each facility the driver needs; a missing one is a failed check, not a throw. */
   permissions(): Promise<PermissionCheck[]>;
   /**

@@ -27,6 +27,12 @@ export function unsupportedBackend(os: "darwin" | "windows", planned: string): B
     accessibility: facility("accessibility") as Backend["accessibility"],
     clipboard: facility("clipboard") as Backend["clipboard"],
     input: facility("input") as Backend["input"],
+    agentCursor: {
+      unavailableReason: () => `the agent cursor overlay is not implemented on ${os} yet`,
+      draw: () => {},
+      hide: () => {},
+      remove: () => {},
+    },
     permissions: refuse("permissions"),
     health: refuse("health"),
     close: () => Promise.resolve(),

@@ -106,6 +106,11 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   verify_state: [true, false, false, false, "r2"],
   invoke_menu: [false, true, false, true, "r1"],
   run_actions: [false, true, false, true, "r1"],
+  // Agent cursor (contract.md §1.3).
+  set_agent_cursor_enabled: [false, false, true, false, "r1"],
+  set_agent_cursor_motion: [false, false, true, false, "r1"],
+  set_agent_cursor_theme: [false, false, true, false, "r1"],
+  get_agent_cursor_state: [true, false, true, false, "r0"],
   // Configuration and health (contract.md §1.0 risk classes, §1.10 hints).
   check_permissions: [true, false, true, false, "r2"],
   health_report: [true, false, true, false, "r0"],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { requireBackgroundPointer } from "../../src/core/action/background.ts";
+import { cursorApproach } from "../../src/core/agent_cursor/follow.ts";
 import type { Outcome } from "../../src/core/action/outcome.ts";
 import { toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
@@ -41,6 +42,7 @@ export default defineTool({
       const point = await toScreenPoint(ctx, target, args.x, args.y, args);
       const desktop = target.scope === "desktop";
       if (!desktop) await requireBackgroundPointer(ctx, target, [point], "pointer move");
+      await cursorApproach(ctx, point, "idle");
       const pointer = await ctx.backend.input.pointer(desktop ? "global" : "background");
       await pointer.move(point);
       await pointer.sync();

@@ -30,7 +30,7 @@ export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof S
     state: session.state === "ending" ? "ending" : "active",
     client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
     transport,
-    cursor_visible: false,
+    cursor_visible: ctx.state.agentCursors.peek(session.id)?.visible ?? false,
     recording_active: false,
     idle_seconds: idle,
     expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),
@@ -54,7 +54,9 @@ export function capturePolicyView(ctx: ToolContext, session: Session) {
   return {
     session: session.label ?? "implicit",
     capture_scope: policy.captureScope,
-    effective_scope: policy.captureScope === "desktop" || policy.desktopUnlocked ? "desktop" as const : "window" as const,
+    effective_scope: policy.captureScope === "desktop" || policy.desktopUnlocked
+      ? "desktop" as const
+      : "window" as const,
     desktop_unlocked: policy.captureScope === "desktop" || policy.desktopUnlocked,
     escalation_reason: policy.escalationReason,
     escalation_detail: policy.escalationDetail,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireInstalledTheme, selectTheme } from "../../src/core/agent_cursor/store.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { CapturePolicyFields, capturePolicyView, labelParam } from "./_session_view.ts";
@@ -13,7 +14,9 @@ export default defineTool({
   group: "session",
   input: z.strictObject({
     session: labelParam,
-    capture_scope: z.enum(["auto", "window", "desktop"]).optional().describe("Deprecated legacy capture policy"),
+    capture_scope: z.enum(["auto", "window", "desktop"]).optional().describe(
+      "Deprecated legacy capture policy",
+    ),
     cursor_theme: z.strictObject({
       theme_id: z.string().min(1).max(200),
       reduced_motion: z.enum(["auto", "on", "off"]).optional(),
@@ -24,7 +27,14 @@ export default defineTool({
   risk: "r1",
   capabilities: ["session.lifecycle.start", "session.capture_scope"],
   run(ctx, args) {
+    // A theme that is not installed is refused before anything starts.
+    const theme = args.cursor_theme ? requireInstalledTheme(args.cursor_theme.theme_id) : null;
     const { session, revived } = ctx.state.sessions.start(ctx.lease, ctx.transport, args.session);
+    // The theme applies before the cursor first shows.
+    if (theme) {
+      const cursor = ctx.state.agentCursors.of(session, ctx.backend.agentCursor);
+      selectTheme(cursor, theme.id, args.cursor_theme?.reduced_motion ?? "auto");
+    }
     if (args.capture_scope && !ctx.state.capturePolicies.has(session.id)) {
       ctx.state.capturePolicies.set(session.id, {
         captureScope: args.capture_scope,

@@ -6,6 +6,7 @@
  * @module
  */
 import type { MouseButton, Point, RawPointer, Toolkit } from "../../platform/types.ts";
+import { cursorApproach, cursorPress, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
@@ -111,9 +112,17 @@ export async function performClick(
   const label = `${
     gesture.count === 2 ? "double-" : gesture.count === 3 ? "triple-" : ""
   }${gesture.button} click`;
+  // The session's agent cursor glides to the target first (only when it is enabled).
+  await cursorApproach(
+    ctx,
+    () => point ?? frameCentre(target.element?.element.frame),
+    "click",
+    gesture.modifiers,
+  );
   if (target.scope === "desktop") {
     const pointer = await ctx.backend.input.pointer("global");
     await heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, point!, gesture));
+    cursorPress(ctx);
     return {
       effect: "unverifiable",
       route: "global_input",
@@ -148,6 +157,7 @@ export async function performClick(
   } else {
     outcome = await backgroundClick(ctx, target, point, gesture, label);
   }
+  cursorPress(ctx);
 
   if (subject !== null && before !== null) {
     const { changed } = await waitForChange(() => toggleState(ctx, subject, subjectRole), before);

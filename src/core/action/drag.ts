@@ -7,6 +7,7 @@
  * @module
  */
 import type { MouseButton, Point } from "../../platform/types.ts";
+import { cursorApproach, cursorFollow } from "../agent_cursor/follow.ts";
 import type { ToolContext } from "../tool.ts";
 import { requireBackgroundPointer } from "./background.ts";
 import type { DeliveryMode } from "./click.ts";
@@ -35,8 +36,11 @@ export async function performDrag(
   const label = `${gesture.button} drag from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`;
   const drag = (channel: "background" | "global") => async () => {
     const pointer = await ctx.backend.input.pointer(channel);
+    // The agent cursor (when enabled) travels to the end alongside the drag.
+    cursorFollow(ctx, to, "drag", gesture.durationMs);
     await dragAlong(pointer, path, gesture.button, gesture.durationMs);
   };
+  await cursorApproach(ctx, from, "drag", gesture.modifiers);
   if (target.scope === "desktop") {
     await heldModifiers(ctx, "global", gesture.modifiers, drag("global"));
     return {

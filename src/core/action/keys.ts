@@ -7,6 +7,7 @@
  * @module
  */
 import type { Point, RawKeyboard } from "../../platform/types.ts";
+import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { clickAt, type ClickGesture, type DeliveryMode, refuseBackgroundFor } from "./click.ts";
@@ -121,6 +122,12 @@ export async function performKeys(
   input: KeyInput,
   mode: DeliveryMode,
 ): Promise<Outcome> {
+  await cursorApproach(
+    ctx,
+    () => focusPoint ?? frameCentre(target.element?.element.frame),
+    input.kind === "text" ? "text" : "key",
+    input.kind === "key" ? input.modifiers : [],
+  );
   return partialIf(await keysLadder(ctx, target, focusPoint, input, mode), input);
 }
 

@@ -13,6 +13,7 @@ import type { ToolContext } from "../tool.ts";
 import { requireBackgroundPointer } from "./background.ts";
 import type { DeliveryMode } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
+import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { elementCenter } from "./pointing.ts";
 import type { ActionTarget } from "./target.ts";
 import { probeAt, probeElement, settleProbe, type ValueProbe } from "./value_probe.ts";
@@ -58,6 +59,13 @@ export async function performScroll(
   const dx = gesture.direction === "left" ? -count : gesture.direction === "right" ? count : 0;
   const dy = gesture.direction === "up" ? -count : gesture.direction === "down" ? count : 0;
   const label = `scrolled ${gesture.direction} ${count} detent${count === 1 ? "" : "s"}`;
+  await cursorApproach(
+    ctx,
+    () =>
+      point ?? frameCentre(target.element?.element.frame) ??
+        (target.scope === "window" ? center(target.window.bounds) : null),
+    "scroll",
+  );
   if (target.scope === "desktop") {
     const pointer = await ctx.backend.input.pointer("global");
     await pointer.move(point!);

@@ -28,6 +28,7 @@ import type {
   Toolkit,
   WindowInfo,
 } from "../types.ts";
+import { FakeAgentCursor } from "./agent_cursor.ts";
 
 /** Builds an AxNode with defaults. */
 export function fakeNode(partial: Partial<AxNode> & { role: string }): AxNode {
@@ -269,6 +270,9 @@ export class FakeBackend implements Backend {
       return this.#record("clipboard.writeFiles", ["text/uri-list"]);
     },
   };
+
+  /** The recording agent-cursor surface. */
+  readonly agentCursor = new FakeAgentCursor();
 
   /** Toolkit reported for every pid. */
   toolkitName: Toolkit = "gtk3";

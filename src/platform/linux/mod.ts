@@ -8,6 +8,7 @@ import { DriverError } from "../../core/errors.ts";
 import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
+import { X11AgentCursors } from "./cursor/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
 import { linuxHealth } from "./health.ts";
 import { X11Input } from "./input/mod.ts";
@@ -83,7 +84,11 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     await desktop?.stop();
     throw error;
   }
-  const screen = new X11Screen(() => display.get());
+  const agentCursor = new X11AgentCursors(displayName);
+  const screen = new X11Screen(() => display.get(), {
+    around: (capture) => agentCursor.withHidden(capture),
+    windowsNeedIt: () => !display.offscreenCapture,
+  });
   const windows = new X11Windows(() => display.get());
   const apps = new LinuxApps({ env });
   const input = new X11Input(() => display.get());
@@ -101,6 +106,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     accessibility,
     clipboard,
     input,
+    agentCursor,
     permissions(): Promise<PermissionCheck[]> {
       return linuxPermissions(clipboard);
     },
@@ -116,6 +122,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       }, names);
     },
     async close() {
+      agentCursor.close();
       await input.close();
       await clipboard.dispose();
       await accessibility.close();

@@ -10,11 +10,23 @@ import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from 
 import { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
 
+/**
+ * Keeps the driver's own overlays (the agent cursor) out of captures: `around` runs a
+ * capture with them hidden; `windowsNeedIt` says whether window captures need that too
+ * (they do not while windows are captured from their own XComposite pixmaps).
+ */
+export interface OverlayGuard {
+  around<T>(capture: () => Promise<T>): Promise<T>;
+  windowsNeedIt(): boolean;
+}
+
+const NO_OVERLAYS: OverlayGuard = { around: (capture) => capture(), windowsNeedIt: () => false };
+
 /** Screen facilities of one X display. */
 export class X11Screen implements ScreenBackend {
   #capture: X11Capture | null = null;
 
-  constructor(readonly connection: () => XConnection) {}
+  constructor(readonly connection: () => XConnection, readonly overlays: OverlayGuard = NO_OVERLAYS) {}
 
   #capturer(): X11Capture {
     const conn = this.connection();
@@ -107,7 +119,10 @@ export class X11Screen implements ScreenBackend {
       });
     }
     const attributes = conn.windowAttributes(conn.root)!;
-    return await this.#capturer().capture(conn.root, display.bounds, attributes.visual, attributes.depth);
+    // The root holds every window's pixels, the agent cursor's too: hide it for the capture.
+    return await this.overlays.around(() =>
+      this.#capturer().capture(conn.root, display.bounds, attributes.visual, attributes.depth)
+    );
   }
 
   /**
@@ -135,12 +150,15 @@ export class X11Screen implements ScreenBackend {
     const bounds = { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height };
     const capturer = this.#capturer();
     try {
-      const image = await capturer.capture(
-        window,
-        { x: 0, y: 0, width: bounds.width, height: bounds.height },
-        attributes.visual,
-        attributes.depth,
-      );
+      const read = () =>
+        capturer.capture(
+          window,
+          { x: 0, y: 0, width: bounds.width, height: bounds.height },
+          attributes.visual,
+          attributes.depth,
+        );
+      // A window's own pixmap never holds the overlay; without one the read comes from the screen.
+      const image = this.overlays.windowsNeedIt() ? await this.overlays.around(read) : await read();
       return { image, bounds };
     } catch (error) {
       if (!(error instanceof DriverError) || error.code !== "capture_failed") throw error;
@@ -154,7 +172,9 @@ export class X11Screen implements ScreenBackend {
       });
     }
     const rootAttributes = conn.windowAttributes(conn.root)!;
-    const part = await capturer.capture(conn.root, visible, rootAttributes.visual, rootAttributes.depth);
+    const part = await this.overlays.around(() =>
+      capturer.capture(conn.root, visible, rootAttributes.visual, rootAttributes.depth)
+    );
     return { image: pad(part, visible, bounds), bounds };
   }
 

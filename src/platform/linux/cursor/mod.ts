@@ -1,0 +1,132 @@
+/**
+ * The agent-cursor overlays of one X display: one click-through window per
+ * cursor on a connection of their own (drawing never waits behind a capture or
+ * an input call on the main connection), kept out of the driver's screenshots
+ * by {@linkcode X11AgentCursors.withHidden}.
+ *
+ * @module
+ */
+import { xshape } from "../../../../ffi/linux/xshape.ts";
+import { asDriverError } from "../../../core/errors.ts";
+import type { AgentCursorBackend, AgentCursorFrame } from "../../types.ts";
+import { XConnection } from "../x11/connection.ts";
+import { CursorOverlayWindow } from "./overlay_window.ts";
+
+/** Every agent cursor on one X display. */
+export class X11AgentCursors implements AgentCursorBackend {
+  #conn: XConnection | null = null;
+  /** Why no overlay can be made on this display (no SHAPE, no server); null when one can. */
+  #unavailable: string | null = null;
+  /** The last drawing failure, for diagnostics; drawing goes on with the next frame. */
+  lastError: string | null = null;
+  readonly #windows = new Map<string, CursorOverlayWindow>();
+  /** The last frame of each shown cursor, to redraw after a capture. */
+  readonly #shown = new Map<string, AgentCursorFrame>();
+  /** Captures in progress: while > 0 nothing is mapped. */
+  #suspended = 0;
+
+  constructor(readonly displayName: string) {}
+
+  unavailableReason(): string | null {
+    this.#connection();
+    return this.#unavailable;
+  }
+
+  draw(id: string, frame: AgentCursorFrame): void {
+    this.#shown.set(id, frame);
+    if (this.#suspended > 0) return;
+    const conn = this.#connection();
+    if (!conn) return;
+    try {
+      let window = this.#windows.get(id);
+      if (!window) {
+        window = CursorOverlayWindow.create(conn, frame.label, frame.style);
+        this.#windows.set(id, window);
+      }
+      window.draw(frame);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  hide(id: string): void {
+    this.#shown.delete(id);
+    this.#guard(() => this.#windows.get(id)?.hide());
+  }
+
+  remove(id: string): void {
+    this.#shown.delete(id);
+    const window = this.#windows.get(id);
+    this.#windows.delete(id);
+    if (window) this.#guard(() => window.destroy());
+  }
+
+  /** The overlay window of a cursor, for tests and diagnostics. */
+  windowOf(id: string): bigint | null {
+    return this.#windows.get(id)?.xid ?? null;
+  }
+
+  /**
+   * Runs a capture with every overlay unmapped, then shows them again. Free when no
+   * overlay is mapped. The server recomposites what was beneath before it answers the
+   * capture, so the capture holds the pixels under the overlay, not the overlay.
+   */
+  async withHidden<T>(capture: () => Promise<T>): Promise<T> {
+    const mapped = [...this.#windows.values()].filter((w) => w.mapped);
+    if (mapped.length === 0 && this.#suspended === 0) return await capture();
+    this.#suspended++;
+    this.#guard(() => {
+      for (const window of mapped) window.hide();
+    });
+    try {
+      return await capture();
+    } finally {
+      this.#suspended--;
+      if (this.#suspended === 0) {
+        for (const [id, frame] of this.#shown) this.draw(id, frame);
+      }
+    }
+  }
+
+  /** Destroys every overlay and closes the connection. */
+  close(): void {
+    for (const id of [...this.#windows.keys()]) this.remove(id);
+    this.#conn?.close();
+    this.#conn = null;
+  }
+
+  /** The overlay connection, opened on first use and reopened after the server comes back. */
+  #connection(): XConnection | null {
+    if (this.#conn?.alive) return this.#conn;
+    this.#conn?.close();
+    this.#conn = null;
+    this.#windows.clear();
+    try {
+      const conn = XConnection.open(this.displayName);
+      const base = new Int32Array(1), error = new Int32Array(1);
+      if (!xshape.available() || !xshape.symbols.XShapeQueryExtension(conn.unsafeDisplay(), base, error)) {
+        conn.close();
+        this.#unavailable = "the X server has no SHAPE extension, so an overlay cannot be made click-through";
+        return null;
+      }
+      this.#conn = conn;
+      this.#unavailable = null;
+      return conn;
+    } catch (error) {
+      this.#unavailable = asDriverError(error).message;
+      return null;
+    }
+  }
+
+  #guard(fn: () => void): void {
+    try {
+      if (this.#conn?.alive) fn();
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #fail(error: unknown): void {
+    this.lastError = asDriverError(error).message;
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { cursorSessionParam, sessionName } from "./_cursor_view.ts";
+
+/** Shows or removes a session's agent cursor. */
+export default defineTool({
+  name: "set_agent_cursor_enabled",
+  title: "Set agent cursor enabled",
+  description: "Show or hide the agent cursor owned by a session: a click-through arrow above every window " +
+    "that glides to each action's target (actions naming this session) and pulses on clicks. It is never " +
+    "in the driver's own screenshots and is removed when the session ends. Disabled (the default), actions " +
+    "never wait for it; enabled, an action waits at most the session's glide_duration_ms.",
+  group: "session",
+  input: z.strictObject({
+    session: cursorSessionParam,
+    enabled: z.boolean().describe("true shows the cursor (from the next action on), false removes it"),
+  }),
+  output: z.object({ session: z.string(), enabled: z.boolean() }),
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  risk: "r1",
+  capabilities: ["agent_cursor.set_enabled"],
+  run(ctx, args) {
+    const surface = ctx.backend.agentCursor;
+    if (args.enabled) {
+      const reason = surface.unavailableReason();
+      if (reason !== null) {
+        throw new DriverError("unsupported_platform", `The agent cursor cannot be shown here: ${reason}`, {
+          hint: "run on an X11 desktop with the SHAPE extension, or leave the cursor disabled",
+        });
+      }
+    }
+    const cursor = ctx.state.agentCursors.of(ctx.session, surface);
+    cursor.setEnabled(args.enabled);
+    const name = sessionName(ctx.session);
+    return Promise.resolve(
+      ok(
+        { session: name, enabled: cursor.enabled },
+        `✅ Agent cursor ${cursor.enabled ? "enabled" : "disabled"} for session '${name}'.`,
+      ),
+    );
+  },
+});

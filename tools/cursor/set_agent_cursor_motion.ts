@@ -1,0 +1,51 @@
+import { z } from "zod";
+import {
+  type CursorMotion,
+  mergeMotion,
+  MOTION_KEYS,
+  MOTION_LIMITS,
+} from "../../src/core/agent_cursor/motion.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+import { cursorSessionParam, MotionSchema, sessionName } from "./_cursor_view.ts";
+
+const motionParams = Object.fromEntries(
+  MOTION_KEYS.map((key) => {
+    const limit = MOTION_LIMITS[key];
+    return [
+      key,
+      z.number().min(limit.min).max(limit.max).nullable().optional().describe(
+        `${limit.description}; ${limit.min}..${limit.max}, default ${limit.default}; null or absent keeps the current value`,
+      ),
+    ];
+  }),
+) as Record<keyof CursorMotion, z.ZodOptional<z.ZodNullable<z.ZodNumber>>>;
+
+/** Configures a session cursor's movement physics and visibility timing. */
+export default defineTool({
+  name: "set_agent_cursor_motion",
+  title: "Set agent cursor motion",
+  description: "Configure only the movement physics and visibility timing of a session's agent cursor: the " +
+    "glide path (start_handle, end_handle, arc_size, arc_flow, turn_radius), its arrival spring, " +
+    "glide_duration_ms (also the most an action waits for the cursor), the click pulse's dwell and the idle " +
+    "hide delay. Each number is range-checked; null or absent keeps the current value. Returns all nine.",
+  group: "session",
+  input: z.strictObject({ session: cursorSessionParam, ...motionParams }),
+  output: z.object({ session: z.string(), motion: MotionSchema }),
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  risk: "r1",
+  capabilities: ["agent_cursor.set_motion"],
+  run(ctx, args) {
+    const cursor = ctx.state.agentCursors.of(ctx.session, ctx.backend.agentCursor);
+    cursor.motion = mergeMotion(cursor.motion, args);
+    const name = sessionName(ctx.session);
+    const motion = { ...cursor.motion };
+    return Promise.resolve(
+      ok(
+        { session: name, motion },
+        `✅ Agent cursor motion for session '${name}': ` +
+          MOTION_KEYS.map((key) => `${key}=${motion[key]}`).join(", "),
+      ),
+    );
+  },
+});
