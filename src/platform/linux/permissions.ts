@@ -87,8 +87,9 @@ async function clipboardCheck(clipboard: ClipboardBackend, owner: bigint): Promi
     return {
       name: "clipboard",
       ok: true,
-      detail: `CLIPBOARD is ${ownerText}` +
-        (owner === 0n ? " (empty)" : `, offering ${content.types.length} types`),
+      detail: owner === 0n
+        ? "CLIPBOARD has no owner (empty); the driver can take it to write"
+        : `CLIPBOARD is ${ownerText}, offering ${content.types.length} types`,
       remedy: null,
       data: { owner: owner === 0n ? null : Number(owner), types: content.types.length },
     };
