@@ -46,6 +46,11 @@ import press_key from "./input/press_key.ts";
 import run_actions from "./input/run_actions.ts";
 import set_value from "./input/set_value.ts";
 import type_text from "./input/type_text.ts";
+import get_recording_state from "./recording/get_recording_state.ts";
+import install_ffmpeg from "./recording/install_ffmpeg.ts";
+import replay_trajectory from "./recording/replay_trajectory.ts";
+import start_recording from "./recording/start_recording.ts";
+import stop_recording from "./recording/stop_recording.ts";
 import end_session from "./session/end_session.ts";
 import escalate_session from "./session/escalate_session.ts";
 import get_session from "./session/get_session.ts";
@@ -113,6 +118,11 @@ export const allTools: readonly AnyTool[] = [
   browser_set_input_files,
   browser_download,
   browser_pointer,
+  start_recording,
+  stop_recording,
+  get_recording_state,
+  replay_trajectory,
+  install_ffmpeg,
   start_session,
   escalate_session,
   get_session,

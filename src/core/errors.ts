@@ -92,6 +92,10 @@ export const ERROR_CODES = [
   "unbounded_operation_requires_unrestricted", // legacy page mutations outside unrestricted mode
   // Browser tools (contract.md §2.3): returned in the browser refusal shape, never isError
   ...BROWSER_REFUSAL_CODES_LIST,
+  // Recording and replay
+  "recording_not_found", // replay_trajectory: the folder does not exist or is not a folder
+  "recording_invalid", // the folder holds no turn folders, or its session.json is unreadable
+  "recording_format_unsupported", // session.json's schema_version is newer than this build replays
   // Generic
   "file_error",
   "timeout",
@@ -141,6 +145,9 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "protected_resource_scope_invalid",
   "unbounded_operation_requires_unrestricted",
   ...BROWSER_REFUSAL_CODES_LIST,
+  "recording_not_found",
+  "recording_invalid",
+  "recording_format_unsupported",
 ]);
 
 /** Extra machine-readable data carried by a {@linkcode DriverError}. */

@@ -9,11 +9,12 @@
  */
 import { z } from "zod";
 import type { Backend } from "../platform/types.ts";
+import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
-import type { AnyTool, RiskClass, ToolDispatch } from "./tool.ts";
+import type { AnyTool, RiskClass, ToolContext, ToolDispatch } from "./tool.ts";
 
 /** Version of the tool contract this registry implements (contract.md header). */
 export const CONTRACT_VERSION = "0.7.0";
@@ -214,18 +215,18 @@ export class ToolRegistry extends ToolCatalog {
     if (tracked) this.state.sessions.enter(session);
     let result: ToolResult;
     try {
-      result = await tool.run(
-        {
-          backend: this.backend,
-          signal,
-          session,
-          state: this.state,
-          dispatch,
-          lease: options.lease,
-          transport: options.transport,
-        },
-        parsed.data,
-      );
+      const ctx: ToolContext = {
+        backend: this.backend,
+        signal,
+        session,
+        state: this.state,
+        dispatch,
+        lease: options.lease,
+        transport: options.transport,
+      };
+      // Observers (the recorder) see every authorized call and its result.
+      const call = { tool, args, ctx, nested: options.inheritedSession !== undefined };
+      result = await observeCall(this.state.callObservers, call, () => tool.run(ctx, parsed.data));
     } catch (error) {
       // Browser tools refuse in their own shape (contract.md §2.2, shape 4): not isError.
       if (tool.group === "browser" && error instanceof DriverError && error.refused) {

@@ -4,10 +4,12 @@
  * @module
  */
 import { InputLock } from "./action/input_lock.ts";
+import type { CallObserver } from "./call_observer.ts";
 import { AgentCursorStore } from "./agent_cursor/store.ts";
 import { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
+import { Recorder } from "./recording/recorder.ts";
 import { SessionManager } from "./session.ts";
 import { SnapshotStore } from "./snapshots.ts";
 
@@ -44,6 +46,10 @@ export class RuntimeState {
   readonly agentCursors = new AgentCursorStore();
   /** Browsers launched or admitted, and each session's bound targets, tabs and refs. */
   readonly browsers = new BrowserStore();
+  /** Watchers of every authorized call (the recorder first). */
+  readonly callObservers = new Set<CallObserver>();
+  /** The daemon-wide trajectory recorder. */
+  readonly recorder = new Recorder();
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",
@@ -54,6 +60,8 @@ export class RuntimeState {
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
+    this.sessions.addCleanupHook("recording", (session) => this.recorder.sessionEnded(session.id));
+    this.callObservers.add(this.recorder);
     this.sessions.addCleanupHook("agent_cursor", (session) => this.agentCursors.drop(session.id));
     this.sessions.addCleanupHook("browser", (session) => this.browsers.dropSession(session.id));
   }

@@ -106,6 +106,12 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   verify_state: [true, false, false, false, "r2"],
   invoke_menu: [false, true, false, true, "r1"],
   run_actions: [false, true, false, true, "r1"],
+  // Recording (contract.md §1.9 hints, §1.0 risk classes).
+  start_recording: [false, false, true, false, "r2"],
+  stop_recording: [false, false, true, false, "r3"],
+  get_recording_state: [true, false, true, false, "r0"],
+  replay_trajectory: [false, true, false, false, "r3"],
+  install_ffmpeg: [false, true, false, true, "r3"],
   // Agent cursor (contract.md §1.3).
   set_agent_cursor_enabled: [false, false, true, false, "r1"],
   set_agent_cursor_motion: [false, false, true, false, "r1"],

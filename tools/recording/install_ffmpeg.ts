@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { installFfmpeg, systemInstallHost } from "../../src/core/recording/ffmpeg.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+
+/** Reports ffmpeg, previews its install, or installs it with the system package manager. */
+export default defineTool({
+  name: "install_ffmpeg",
+  title: "Install ffmpeg",
+  description:
+    "ffmpeg records video for start_recording(record_video:true). Already installed: returns its " +
+    "path and changes nothing. Otherwise, without confirm:true, previews the system package manager " +
+    'command (e.g. "apt-get install -y ffmpeg", through sudo -n when not root) and runs nothing; with ' +
+    "confirm:true runs exactly that command. Never downloads from anywhere but the system's package manager.",
+  group: "system",
+  input: z.strictObject({
+    confirm: z.boolean().optional().describe("true runs the install; absent or false only previews it"),
+  }),
+  output: z.object({
+    installed: z.boolean(),
+    ran: z.boolean(),
+    path: z.string().nullable().optional().describe("ffmpeg's path when installed"),
+    manager: z.string().optional().describe("The package manager (apt-get, dnf, pacman, zypper)"),
+    command: z.string().optional().describe("The install command line"),
+    output: z.string().optional().describe("The end of the command's output when it failed"),
+  }),
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r3",
+  capabilities: ["system.package.install"],
+  async run(_ctx, args) {
+    const outcome = await installFfmpeg(args.confirm === true, systemInstallHost);
+    const text = !outcome.ran
+      ? outcome.installed ? `✅ ffmpeg is installed: ${outcome.path}` : `ℹ️ ffmpeg is not installed; ` +
+        `install_ffmpeg {confirm:true} would run: ${outcome.command}`
+      : outcome.installed
+      ? `✅ installed ffmpeg with "${outcome.command}": ${outcome.path}`
+      : `❌ "${outcome.command}" did not install ffmpeg${outcome.output ? `:\n${outcome.output}` : ""}`;
+    return ok({ ...outcome }, text);
+  },
+});

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineTool } from "../../src/core/tool.ts";
+import { RecordingStateSchema, stateResult } from "./_state.ts";
+
+/** Stops the recording in progress, if any. */
+export default defineTool({
+  name: "stop_recording",
+  title: "Stop recording",
+  description: "Stop the recording in progress, whoever started it (nothing to stop is not an error): " +
+    "waits for the last turn folders to be written, finishes recording.mp4, and rewrites session.json " +
+    "with the video's duration and the cursor sample count. Returns the recording state.",
+  group: "system",
+  input: z.strictObject({}),
+  output: RecordingStateSchema,
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  risk: "r3",
+  capabilities: ["recording.stop"],
+  async run(ctx) {
+    return stateResult(await ctx.state.recorder.stop());
+  },
+});
