@@ -122,13 +122,23 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       }, names);
     },
     async close() {
-      agentCursor.close();
-      await input.close();
-      await clipboard.dispose();
-      await accessibility.close();
-      screen.dispose();
-      display.close();
-      await desktop?.stop();
+      // Every resource is released even when one of them fails to close (a lost X server).
+      const steps: (() => unknown)[] = [
+        () => agentCursor.close(),
+        () => input.close(),
+        () => clipboard.dispose(),
+        () => accessibility.close(),
+        () => screen.dispose(),
+        () => display.close(),
+        () => desktop?.stop(),
+      ];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          options.log?.(`closing: ${(error as Error).message}`);
+        }
+      }
     },
   };
 }
