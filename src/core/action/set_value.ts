@@ -28,7 +28,9 @@ export async function setElementValue(
   if (/combo box/.test(element.role)) {
     return await selectOption(ctx, target, element, value);
   }
-  if (interfaces.includes("editable_text")) {
+  // A spin button has both: its text is only a draft until the app commits it, so a number goes to its value.
+  const numeric = value.trim() !== "" && Number.isFinite(Number(value));
+  if (interfaces.includes("editable_text") && !(numeric && interfaces.includes("value"))) {
     if (!(await ctx.backend.accessibility.setText(element.ref, value))) {
       throw new DriverError("delivery_failed", `The app refused to set the text of ${described}`, {
         hint: "the field may be read-only; try type_text",
