@@ -1,6 +1,7 @@
 /**
  * The one place that calls `Deno.dlopen`: lazy, cached, with candidate paths and
- * an environment override (`CUA_DRIVER_LIB_<NAME>`).
+ * an environment override (`CUA_DRIVER_LIB_<NAME>`). When the override is set, only it is
+ * tried: a wrong override fails loudly instead of silently loading another copy.
  *
  * Importing a binding never opens anything, so every OS's bindings can be
  * type-checked and bundled on any host.
@@ -15,6 +16,8 @@ export interface LazyLibrary<S extends Deno.ForeignLibraryInterface> {
   readonly symbols: Deno.DynamicLibrary<S>["symbols"];
   /** True if the library opens (tries once, caches the answer). */
   available(): boolean;
+  /** Forgets a cached failure and tries again (after the library was installed). */
+  retry(): boolean;
   /** Library name, for messages. */
   readonly name: string;
 }
@@ -39,7 +42,7 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
     if (library) return library;
     if (failure) throw failure;
     const override = Deno.env.get(overrideVariable);
-    const paths = override ? [override, ...candidates] : [...candidates];
+    const paths = override ? [override] : [...candidates];
     let lastError: unknown;
     for (const path of paths) {
       try {
@@ -65,6 +68,10 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
       } catch {
         return false;
       }
+    },
+    retry() {
+      failure = null;
+      return this.available();
     },
   };
 }

@@ -17,9 +17,10 @@ fi
 # Fixtures: python3-gi gir1.2-gtk-3.0 gtk-3-examples (gtk3-widget-factory), chromium.
 # Libraries the driver opens: libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2 libxi6 libatspi2.0-0.
 # Test and benchmark helpers: xdotool imagemagick ffmpeg gir1.2-atspi-2.0.
+# Perception (parse_visual_regions): tesseract-ocr tesseract-ocr-eng libtesseract5.
 PACKAGES="xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils xdotool python3-gi gir1.2-gtk-3.0
   gir1.2-atspi-2.0 gtk-3-examples imagemagick libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2
-  libxi6 libatspi2.0-0 ffmpeg"
+  libxi6 libatspi2.0-0 ffmpeg tesseract-ocr tesseract-ocr-eng libtesseract5"
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then
   PACKAGES="$PACKAGES chromium"
 fi

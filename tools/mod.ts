@@ -31,6 +31,7 @@ import get_cursor_position from "./screen/get_cursor_position.ts";
 import get_desktop_state from "./screen/get_desktop_state.ts";
 import get_screen_size from "./screen/get_screen_size.ts";
 import zoom from "./screen/zoom.ts";
+import parse_visual_regions from "./screen/parse_visual_regions.ts";
 import click from "./input/click.ts";
 import double_click from "./input/double_click.ts";
 import drag from "./input/drag.ts";
@@ -61,6 +62,7 @@ import check_for_update from "./system/check_for_update.ts";
 import check_permissions from "./system/check_permissions.ts";
 import get_config from "./system/get_config.ts";
 import health_report from "./system/health_report.ts";
+import install_extension from "./system/install_extension.ts";
 import set_config from "./system/set_config.ts";
 import bring_to_front from "./windows/bring_to_front.ts";
 import get_window_state from "./windows/get_window_state.ts";
@@ -108,6 +110,7 @@ export const allTools: readonly AnyTool[] = [
   set_config,
   get_accessibility_tree,
   zoom,
+  parse_visual_regions,
   page,
   get_browser_state,
   browser_prepare,
@@ -123,6 +126,7 @@ export const allTools: readonly AnyTool[] = [
   get_recording_state,
   replay_trajectory,
   install_ffmpeg,
+  install_extension,
   start_session,
   escalate_session,
   get_session,

@@ -4,10 +4,15 @@
  *
  * @module
  */
-import type { Rect } from "../platform/types.ts";
+import type { RawImage, Rect } from "../platform/types.ts";
 
 /** Captures kept before the oldest is forgotten (env-v1.md: at least 16). */
 export const MAX_CAPTURES = 32;
+
+/** Captures whose pixels are kept (parse_visual_regions reads exactly those pixels). */
+export const PIXEL_CACHE_ENTRIES = 8;
+/** Bytes of kept pixels before the oldest go (a 1920x1080 RGBA capture is about 8 MB). */
+export const PIXEL_CACHE_BYTES = 48 * 1024 * 1024;
 
 /** Geometry of one capture. */
 export interface Capture {
@@ -26,9 +31,15 @@ export interface Capture {
   readonly capturedAt: number;
 }
 
-/** Keeps recent captures by id and the latest per session and window. */
+/**
+ * Keeps recent captures by id and the latest per session and window, and the pixels
+ * of the last few (memory-bounded) so a capture can be parsed exactly as it was taken.
+ */
 export class CaptureRegistry {
   readonly #byId = new Map<string, Capture>();
+  /** Pixels by capture id, oldest first. */
+  readonly #pixels = new Map<string, RawImage>();
+  #pixelBytes = 0;
 
   /** Registers a capture and returns it with a fresh id. */
   register(capture: Omit<Capture, "id" | "capturedAt">): Capture {
@@ -38,8 +49,39 @@ export class CaptureRegistry {
     while (this.#byId.size > MAX_CAPTURES) {
       const oldest = this.#byId.keys().next().value as string;
       this.#byId.delete(oldest);
+      this.#dropPixels(oldest);
     }
     return full;
+  }
+
+  /**
+   * Keeps the pixels of a registered capture (the image exactly as handed out, after
+   * any downscale). The oldest pixels go first once more than {@linkcode PIXEL_CACHE_ENTRIES}
+   * or {@linkcode PIXEL_CACHE_BYTES} are held; the newest are always kept.
+   */
+  keepPixels(id: string, image: RawImage): void {
+    if (!this.#byId.has(id)) return;
+    this.#dropPixels(id);
+    this.#pixels.set(id, image);
+    this.#pixelBytes += image.data.byteLength;
+    while (
+      this.#pixels.size > 1 &&
+      (this.#pixels.size > PIXEL_CACHE_ENTRIES || this.#pixelBytes > PIXEL_CACHE_BYTES)
+    ) {
+      this.#dropPixels(this.#pixels.keys().next().value as string);
+    }
+  }
+
+  /** The kept pixels of a capture, or undefined once they were evicted (or never kept). */
+  pixels(id: string): RawImage | undefined {
+    return this.#pixels.get(id);
+  }
+
+  #dropPixels(id: string): void {
+    const image = this.#pixels.get(id);
+    if (!image) return;
+    this.#pixels.delete(id);
+    this.#pixelBytes -= image.data.byteLength;
   }
 
   /** The latest zoom of a window taken in a session. */
@@ -55,12 +97,27 @@ export class CaptureRegistry {
 
   /** Forgets every capture of an ended session. */
   dropSession(sessionId: string): void {
-    for (const [id, capture] of this.#byId) if (capture.sessionId === sessionId) this.#byId.delete(id);
+    for (const [id, capture] of this.#byId) {
+      if (capture.sessionId !== sessionId) continue;
+      this.#byId.delete(id);
+      this.#dropPixels(id);
+    }
   }
 
   /** A capture by id. */
   get(id: string): Capture | undefined {
     return this.#byId.get(id);
+  }
+
+  /** The latest display capture taken in a session. */
+  latestDisplay(sessionId: string, displayId: string): Capture | undefined {
+    let found: Capture | undefined;
+    for (const capture of this.#byId.values()) {
+      if (capture.kind === "display" && capture.sessionId === sessionId && capture.displayId === displayId) {
+        found = capture;
+      }
+    }
+    return found;
   }
 
   /** The latest full-window screenshot of a window taken in a session (zooms excluded). */

@@ -53,6 +53,7 @@ export const ERROR_CODES = [
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "stale_screenshot", // a screenshot_id that is unknown, of another session, superseded, or whose pixels are gone
   "menu_path_unavailable", // invoke_menu: a segment is missing, ambiguous, disabled or not invokable
   // Delivery
   "background_unavailable",
@@ -69,6 +70,7 @@ export const ERROR_CODES = [
   "capture_failed",
   "clipboard_unavailable",
   "library_unavailable", // dlopen failed
+  "not_installed", // an optional extension (perception) is not installed; the hint gives the install command
   "native_call_failed", // OS API returned an error
   // Authorization and sessions
   "permission_denied",
@@ -121,6 +123,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "stale_screenshot",
   "menu_path_unavailable",
   "background_unavailable",
   "foreground_unavailable",
@@ -128,6 +131,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "button_already_held",
   "button_not_held",
   "unsupported_platform",
+  "not_installed",
   "permission_denied",
   "bounded_resource_outside_manifest",
   "authorization_expired",

@@ -398,6 +398,71 @@ export interface HealthCheck {
   data?: Record<string, unknown>;
 }
 
+/** One recognized word, in the pixel space of the image it was read from. */
+export interface PerceivedWord {
+  text: string;
+  bounds: Rect;
+  /** 0..1. */
+  confidence: number;
+}
+
+/** Words the engine read as one line of text, left to right. */
+export interface PerceivedLine {
+  words: PerceivedWord[];
+}
+
+/** Whether the local perception engine can run, and which one it is. */
+export interface PerceptionStatus {
+  installed: boolean;
+  /** Engine name ("tesseract"). */
+  engine: string;
+  /** Engine version when installed. */
+  version: string | null;
+  /** What is missing when not installed (library, language data), for the message. */
+  missing: string | null;
+  /** The exact step that installs it, when not installed. */
+  remedy: string | null;
+}
+
+/** How the engine is installed through the system package manager. */
+export interface PerceptionInstallPlan {
+  /** "apt-get". */
+  manager: string;
+  /** The command as a person would type it, without sudo. */
+  command: string[];
+  /** How it would run: as root, through `sudo -n`, or not at all (neither is available). */
+  privilege: "root" | "sudo" | "unavailable";
+}
+
+/** What an install attempt did. */
+export interface PerceptionInstallOutcome {
+  /** Each command run, as argv (including sudo when used). */
+  ran: string[][];
+  /** Exit code of the last command run. */
+  exitCode: number;
+  /** The last lines of its output. */
+  outputTail: string;
+}
+
+/**
+ * Local, CPU-only text recognition on a screenshot (no network, no remote model).
+ * Optional: a back end without it has `perception` undefined.
+ */
+export interface PerceptionBackend {
+  /** Probes the engine (library and language data); cheap after the first call. */
+  status(): PerceptionStatus;
+  /**
+   * Recognizes the text of an image, lines in reading order, in the image's pixel space.
+   *
+   * @throws {DriverError} `not_installed` when the engine cannot run.
+   */
+  recognizeText(image: RawImage, signal: AbortSignal): Promise<PerceivedLine[]>;
+  /** The install command for this system; null when no supported package manager exists. */
+  installPlan(): PerceptionInstallPlan | null;
+  /** Runs the install plan, then probes the engine again. */
+  install(plan: PerceptionInstallPlan, signal: AbortSignal): Promise<PerceptionInstallOutcome>;
+}
+
 /** Everything the tools need from an OS. */
 export interface Backend {
   readonly os: "linux" | "darwin" | "windows" | "fake";
@@ -411,6 +476,8 @@ export interface Backend {
   readonly input: InputBackend;
   /** The agent-cursor overlay. */
   readonly agentCursor: AgentCursorBackend;
+  /** Local text recognition on screenshots (parse_visual_regions); absent where not implemented. */
+  readonly perception?: PerceptionBackend;
   /** Probes each facility the driver needs; a missing one is a failed check, not a throw. */
   permissions(): Promise<PermissionCheck[]>;
   /**

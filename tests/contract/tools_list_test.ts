@@ -50,6 +50,8 @@ const REFERENCE_ORDER = [
   "set_config",
   "get_accessibility_tree",
   "zoom",
+  // Not in the reference roster: parse_visual_regions and install_extension come from the seed's tool list.
+  "parse_visual_regions",
   "page",
   "get_browser_state",
   "browser_prepare",
@@ -65,6 +67,7 @@ const REFERENCE_ORDER = [
   "get_recording_state",
   "replay_trajectory",
   "install_ffmpeg",
+  "install_extension",
   "start_session",
   "escalate_session",
   "get_session",
@@ -123,6 +126,9 @@ const EXPECTED: Record<string, [boolean, boolean, boolean, boolean, string]> = {
   get_config: [true, false, true, false, "r0"],
   set_config: [false, false, true, false, "r2"],
   check_for_update: [true, false, true, true, "r0"],
+  // Perception (the seed's tool list): a read-only parse, and a confirmed system package install.
+  parse_visual_regions: [true, false, true, false, "r2"],
+  install_extension: [false, true, false, true, "r3"],
   // Browser tools (contract.md §1.0 risk classes, §1.8 hints).
   page: [false, false, false, true, "r3"],
   get_browser_state: [true, false, true, false, "r2"],

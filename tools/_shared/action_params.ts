@@ -42,6 +42,11 @@ export const pointParams = {
   ),
   y: z.number().optional().describe("Y in the same space as x"),
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  screenshot_id: z.string().min(1).optional().describe(
+    "x, y are pixels of exactly this capture (get_window_state / get_desktop_state screenshot_id or a " +
+      "zoom_id; e.g. a region centre from parse_visual_regions). Refused with stale_screenshot when a newer " +
+      "capture of the same window or display exists or it moved or resized since",
+  ),
 };
 
 /** The ladder rung. */

@@ -21,7 +21,8 @@ export interface EncodedShot {
 
 /**
  * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG and
- * registers the capture's geometry for later pixel-to-screen conversion.
+ * registers the capture's geometry for later pixel-to-screen conversion, and its pixels
+ * for parse_visual_regions.
  */
 export async function encodeShot(
   ctx: ToolContext,
@@ -46,6 +47,8 @@ export async function encodeShot(
     imageHeight: scaled.height,
     sessionId: ctx.session.id,
   });
+  // parse_visual_regions reads exactly these pixels later.
+  ctx.state.captures.keepPixels(capture.id, scaled);
   return { png, width: scaled.width, height: scaled.height, capture };
 }
 

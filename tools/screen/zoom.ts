@@ -95,6 +95,7 @@ export default defineTool({
       imageHeight: scaled.height,
       sessionId: ctx.session.id,
     });
+    ctx.state.captures.keepPixels(zoom.id, scaled);
     return {
       content: [
         imagePart(jpeg, "image/jpeg"),

@@ -12,6 +12,7 @@ import { X11AgentCursors } from "./cursor/mod.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
 import { linuxHealth } from "./health.ts";
 import { X11Input } from "./input/mod.ts";
+import { LinuxPerception } from "./perception/mod.ts";
 import { linuxPermissions } from "./permissions.ts";
 import { X11Clipboard } from "./x11/clipboard.ts";
 import { enableOffscreenCapture } from "./x11/composite.ts";
@@ -96,6 +97,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
   });
   const clipboard = new X11Clipboard(displayName);
+  const perception = new LinuxPerception();
 
   return {
     os: "linux",
@@ -106,6 +108,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     accessibility,
     clipboard,
     input,
+    perception,
     agentCursor,
     permissions(): Promise<PermissionCheck[]> {
       return linuxPermissions(clipboard);
@@ -125,6 +128,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       // Every resource is released even when one of them fails to close (a lost X server).
       const steps: (() => unknown)[] = [
         () => agentCursor.close(),
+        () => perception.close(),
         () => input.close(),
         () => clipboard.dispose(),
         () => accessibility.close(),

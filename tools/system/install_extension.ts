@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
+import { ok } from "../../src/core/result.ts";
+import { defineTool } from "../../src/core/tool.ts";
+
+/** Reports the perception extension, previews its install, or installs it with the system package manager. */
+export default defineTool({
+  name: "install_extension",
+  title: "Install extension",
+  description:
+    "Preview or install one Driver-managed optional extension. perception (parse_visual_regions) is " +
+    "Tesseract OCR from the system's packages. Already installed: reports the engine and changes nothing. " +
+    "Otherwise, without confirm:true, previews the package manager command (apt-get install -y " +
+    "tesseract-ocr tesseract-ocr-eng libtesseract5, through sudo -n when not root) and runs nothing; with " +
+    "confirm:true runs exactly that and reports whether the engine now loads (no restart needed). Never " +
+    "downloads from anywhere but the system's package manager.",
+  group: "system",
+  input: z.strictObject({
+    name: z.enum(["perception"]).default("perception").describe("The extension (default perception)"),
+    confirm: z.boolean().optional().describe("true runs the install; absent or false only previews it"),
+  }),
+  output: z.object({
+    name: z.string(),
+    installed: z.boolean(),
+    ran: z.boolean(),
+    manager: z.string().optional().describe("The package manager (apt-get)"),
+    command: z.string().optional().describe("The install command line"),
+    privilege: z.enum(["root", "sudo", "unavailable"]).optional().describe(
+      "How the command runs: as root, through sudo -n, or not at all",
+    ),
+    engine: z.object({ name: z.string(), version: z.string().nullable() }).optional(),
+    missing: z.string().nullable().optional().describe("What still does not load, when not installed"),
+    output: z.string().optional().describe("The end of the command's output when it ran"),
+  }),
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  risk: "r3",
+  capabilities: ["system.package.install"],
+  async run(ctx, args) {
+    const perception = ctx.backend.perception;
+    if (!perception) {
+      throw new DriverError("unsupported_platform", `No perception extension for ${ctx.backend.os} yet`, {
+        hint: "use the accessibility tree (get_window_state) or pixels read from the screenshot",
+      });
+    }
+    const before = perception.status();
+    const engine = { name: before.engine, version: before.version };
+    if (before.installed) {
+      return ok(
+        { name: args.name, installed: true, ran: false, engine },
+        `✅ perception is installed: ${before.engine} ${before.version}`,
+      );
+    }
+    const plan = perception.installPlan();
+    if (!plan) {
+      throw new DriverError("unsupported_platform", "No supported package manager (apt-get) on this system", {
+        missing: before.missing,
+        hint: "install Tesseract 4 or 5 with English data (libtesseract and eng.traineddata) by hand",
+      });
+    }
+    const command = plan.command.join(" ");
+    const preview = { name: args.name, manager: plan.manager, command, privilege: plan.privilege };
+    if (args.confirm !== true) {
+      return ok(
+        { ...preview, installed: false, ran: false, missing: before.missing },
+        `ℹ️ perception is not installed (${before.missing}); install_extension {"confirm": true} would run: ` +
+          (plan.privilege === "sudo" ? `sudo -n ${command}` : command),
+      );
+    }
+    if (plan.privilege === "unavailable") {
+      throw new DriverError(
+        "permission_denied",
+        `Installing packages needs root, and sudo is not available`,
+        {
+          command,
+          hint: `as root, run: ${command}`,
+        },
+      );
+    }
+    const outcome = await perception.install(plan, ctx.signal);
+    const after = perception.status();
+    const structured = {
+      ...preview,
+      installed: after.installed,
+      ran: true,
+      engine: { name: after.engine, version: after.version },
+      missing: after.missing,
+      output: outcome.outputTail,
+    };
+    const ranText = outcome.ran.map((argv) => argv.join(" ")).join(" && ");
+    return ok(
+      structured,
+      after.installed
+        ? `✅ installed perception with "${ranText}": ${after.engine} ${after.version}`
+        : `❌ "${ranText}" exited ${outcome.exitCode} and the engine still does not load (${after.missing})` +
+          (outcome.outputTail ? `:\n${outcome.outputTail}` : ""),
+    );
+  },
+});
