@@ -10,6 +10,7 @@
  *
  *     deno run -A scripts/bench_perception.ts [--runs N] [--no-write]
  */
+import process from "node:process";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
@@ -66,13 +67,19 @@ try {
   await new Promise((r) => setTimeout(r, 1500));
 
   const shot = await call("get_desktop_state", {});
-  const desktopMs: number[] = [];
+  const desktopMs: number[] = [], desktopCpuMs: number[] = [];
   let desktopRegions = 0, engine = { name: "", version: "" };
   for (let i = 0; i <= RUNS; i++) {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const parsed = await call("parse_visual_regions", { screenshot_id: shot.screenshot_id });
     const ms = performance.now() - started;
-    if (i > 0) desktopMs.push(ms); // the first run includes starting the engines
+    const used = process.cpuUsage(cpu);
+    // The first run includes starting the engines.
+    if (i > 0) {
+      desktopMs.push(ms);
+      desktopCpuMs.push((used.user + used.system) / 1000);
+    }
     desktopRegions = parsed.regions.length;
     engine = parsed.engine;
   }
@@ -109,6 +116,8 @@ try {
     desktop_1920x1080_median_ms: Math.round(median(desktopMs)),
     desktop_min_ms: Math.round(Math.min(...desktopMs)),
     desktop_max_ms: Math.round(Math.max(...desktopMs)),
+    desktop_cpu_median_ms: Math.round(median(desktopCpuMs)),
+    load_average: (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" "),
     desktop_regions: desktopRegions,
     fixture_window: `${state.screenshot_width}x${state.screenshot_height}`,
     fixture_window_median_ms: Math.round(median(windowMs)),
@@ -135,6 +144,9 @@ try {
         `| 1920x1080 desktop (fixture + gtk3-widget-factory), median (min / max) | ` +
         `${results.desktop_1920x1080_median_ms} ms (${results.desktop_min_ms} / ${results.desktop_max_ms}), ` +
         `${desktopRegions} regions | < 1000 ms |\n` +
+        `| Same, CPU time of the driver process per parse (all threads), median | ` +
+        `${results.desktop_cpu_median_ms} ms | |\n` +
+        `| Machine load average during the run (1, 5, 15 min) | ${results.load_average} | |\n` +
         `| Fixture window ${results.fixture_window}, median | ${results.fixture_window_median_ms} ms | |\n` +
         `| Fixture button labels read inside their buttons | ${results.fixture_button_labels_inside_buttons} | 5/5 |\n` +
         `| Fixture buttons framed as control regions | ${results.fixture_buttons_framed} | |\n`,

@@ -77,9 +77,13 @@ class TesseractWorker implements Disposable {
     const handle = this.#handle;
     if (!handle) throw new TypeError("The Tesseract worker was disposed");
     const s = tesseract.symbols;
-    const rows = image.data.subarray(band.top * image.width, band.bottom * image.width);
-    // Copies the pixels into the engine's own image.
-    s.TessBaseAPISetImage(handle, rows, image.width, band.bottom - band.top, 1, image.width);
+    const width = band.right - band.left;
+    // The band's rectangle, rows `image.width` bytes apart; SetImage copies it into the engine's own image.
+    const pixels = image.data.subarray(
+      band.top * image.width + band.left,
+      (band.bottom - 1) * image.width + band.right,
+    );
+    s.TessBaseAPISetImage(handle, pixels, width, band.bottom - band.top, 1, image.width);
     s.TessBaseAPISetSourceResolution(handle, SCREEN_DPI);
     try {
       const status = await s.TessBaseAPIRecognize(handle, null);
@@ -131,7 +135,7 @@ function readLines(handle: Deno.PointerObject, band: Band): PerceivedLine[] {
       const confidence = s.TessResultIteratorConfidence(iterator, PageIteratorLevel.WORD);
       line.push({
         text,
-        bounds: { x: left, y: band.top + top, width: right - left, height: bottom - top },
+        bounds: { x: band.left + left, y: band.top + top, width: right - left, height: bottom - top },
         confidence: Math.max(0, Math.min(1, confidence / 100)),
       });
     } while (s.TessResultIteratorNext(iterator, PageIteratorLevel.WORD));
