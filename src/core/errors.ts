@@ -209,6 +209,12 @@ export function asDriverError(error: unknown): DriverError {
     return new DriverError("aborted", "The call was aborted", {}, { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === "CdpError") {
+    // The browser did not answer or refused a protocol call: an environment failure, not a driver bug.
+    return new DriverError("native_call_failed", `The browser failed a DevTools call: ${message}`, {
+      hint: "the tab may be busy, closing or gone; call get_browser_state to check it",
+    }, { cause: error });
+  }
   return new DriverError("internal_error", `Internal error: ${message}`, {
     hint: "this is a driver bug; the next call is unaffected",
   }, { cause: error });

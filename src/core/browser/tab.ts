@@ -9,6 +9,9 @@ import { DriverError } from "../errors.ts";
 import { CdpConnection, CdpError } from "./cdp_client.ts";
 import type { Snapshot } from "./snapshot.ts";
 
+/** How long a liveness probe waits for a tab before asking the browser whether it still exists. */
+const LIVENESS_TIMEOUT_MS = 2_000;
+
 /** A page-owned JavaScript dialog waiting for an answer. */
 export interface DialogInfo {
   dialog_id: string;
@@ -140,7 +143,7 @@ export class Tab {
     // While a dialog is up the renderer answers nothing (not even Page.getFrameTree); the
     // dialog itself shows the document is still there.
     if (this.dialog) return this.baseline;
-    const now = await this.current();
+    const now = await this.#currentOrGone();
     if (!options.allowNavigated && this.navigatedFrom(now)) {
       throw new DriverError(
         "browser_binding_stale",
@@ -155,6 +158,28 @@ export class Tab {
       );
     }
     return now;
+  }
+
+  /**
+   * The current document, short-waited: a tab closing while we ask never answers,
+   * so a silent session is checked against the browser's own target list.
+   */
+  async #currentOrGone(): Promise<Baseline> {
+    try {
+      const { frameTree } = await this.send("Page.getFrameTree", {}, LIVENESS_TIMEOUT_MS);
+      return { loaderId: frameTree.frame.loaderId, url: frameTree.frame.url };
+    } catch (error) {
+      if (!(error instanceof CdpError) || error.code !== -1) throw error;
+      const { targetInfos } = await this.conn.send("Target.getTargets").catch(() => ({ targetInfos: [] }));
+      if (!(targetInfos as { targetId: string }[]).some((t) => t.targetId === this.cdpTargetId)) {
+        this.closed = true;
+        throw this.#notFound();
+      }
+      throw new DriverError("browser_action_unavailable", `Tab ${this.id} does not answer`, {
+        tab_id: this.id,
+        hint: "the page may be busy or hung; retry, or snapshot it again with get_browser_state",
+      });
+    }
   }
 
   /** True when `now` is another document than the baseline. */
