@@ -72,3 +72,16 @@ Deno.test("click tool rejects screenshot_id with from_zoom, or a capture of anot
   assert.equal(desktop.structuredContent?.code, "invalid_arguments");
   assert.ok(sentNothing(kit));
 });
+
+Deno.test("click tool maps desktop pixels through a pinned get_desktop_state capture, latest only", async () => {
+  const kit = pointerKit();
+  const first = await kit.call("get_desktop_state", {});
+  const id = first.structuredContent!.screenshot_id as string;
+  const result = await kit.call("click", { target: { kind: "desktop" }, x: 300, y: 200, screenshot_id: id });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.ok(kit.pointerCalls().includes("pointer.global.move 300,200"), kit.pointerCalls().join(" "));
+  await kit.call("get_desktop_state", {});
+  const stale = await kit.call("click", { target: { kind: "desktop" }, x: 300, y: 200, screenshot_id: id });
+  assert.equal(stale.structuredContent?.code, "stale_screenshot");
+  assert.equal(stale.structuredContent?.reason, "superseded");
+});
