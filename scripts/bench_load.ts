@@ -23,14 +23,14 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
 }
 
-const port = await freePort();
+const port = freePort();
 const socketDir = await Deno.makeTempDir({ prefix: "cua-load-" });
 const daemon = new Deno.Command(Deno.execPath(), {
   args: ["run", "-A", "--quiet", `${root}src/main.ts`, "serve", "--socket", `${socketDir}/d.sock`],

@@ -46,8 +46,8 @@ Deno.test("shapeTree indexes actionable nodes in pre-order and renders labels", 
   assert.equal(shaped.elements[1].selected, true);
   assert.deepEqual(shaped.elementNodes, [2, 4, 6]);
   assert.match(shaped.markdown, /^- frame = "Harness"$/m);
-  assert.match(shaped.markdown, /^    - \[0\] push button "Increment" actions=\[click\]$/m);
-  assert.match(shaped.markdown, /^    - label = "counter=0"$/m);
+  assert.match(shaped.markdown, /^ {4}- \[0\] push button "Increment" actions=\[click\]$/m);
+  assert.match(shaped.markdown, /^ {4}- label = "counter=0"$/m);
   assert.equal(shaped.truncated, false);
 });
 

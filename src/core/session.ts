@@ -99,7 +99,11 @@ export class SessionManager {
   }
 
   /** Starts (or revives) a session; returns it and whether it was revived. */
-  start(lease: string, transport: TransportKind, label?: string | null): { session: Session; revived: boolean } {
+  start(
+    lease: string,
+    transport: TransportKind,
+    label?: string | null,
+  ): { session: Session; revived: boolean } {
     const name = normalizeLabel(label);
     let revived = false;
     if (name !== null && this.#tombstones.has(name)) {
@@ -119,7 +123,9 @@ export class SessionManager {
 
   /** Live sessions of a lease, oldest first. */
   list(lease: string): Session[] {
-    return [...this.#sessions.values()].filter((s) => s.lease === lease).sort((a, b) => a.startedAt - b.startedAt);
+    return [...this.#sessions.values()].filter((s) => s.lease === lease).sort((a, b) =>
+      a.startedAt - b.startedAt
+    );
   }
 
   /** Every live session (operator view). */
@@ -141,7 +147,11 @@ export class SessionManager {
   }
 
   /** Ends one session of a lease (unknown sessions succeed: non-enumerating). */
-  async end(lease: string, label: string | null | undefined, reason: EndReason = "end_session"): Promise<EndResult> {
+  async end(
+    lease: string,
+    label: string | null | undefined,
+    reason: EndReason = "end_session",
+  ): Promise<EndResult> {
     const session = this.peek(lease, label);
     if (!session) return { ended: false, pending: false, failedHooks: [] };
     const name = normalizeLabel(label);

@@ -93,7 +93,9 @@ export class SnapshotStore {
   /** Forgets every snapshot of an ended session. */
   dropSession(sessionId: string): void {
     for (const [id, snapshot] of this.#byId) if (snapshot.sessionId === sessionId) this.#byId.delete(id);
-    for (const key of [...this.#current.keys()]) if (key.startsWith(`${sessionId}|`)) this.#current.delete(key);
+    for (const key of [...this.#current.keys()]) {
+      if (key.startsWith(`${sessionId}|`)) this.#current.delete(key);
+    }
   }
 
   /**

@@ -22,12 +22,16 @@ export default defineTool({
     const name = args.session && args.session !== "default" ? args.session : "implicit";
     const result = await ctx.state.sessions.end(ctx.lease, args.session);
     if (result.pending) {
-      throw new DriverError("session_cleanup_pending", `Session "${name}" ends when its running call finishes`, {
-        session: name,
-        cleanup_complete: false,
-        cleanup_in_progress: true,
-        hint: "call end_session again to check",
-      });
+      throw new DriverError(
+        "session_cleanup_pending",
+        `Session "${name}" ends when its running call finishes`,
+        {
+          session: name,
+          cleanup_complete: false,
+          cleanup_in_progress: true,
+          hint: "call end_session again to check",
+        },
+      );
     }
     if (result.failedHooks.length) {
       throw new DriverError("session_cleanup_partial", `Session "${name}" ended but some cleanup failed`, {

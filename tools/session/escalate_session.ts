@@ -8,8 +8,9 @@ import { CapturePolicyFields, capturePolicyView } from "./_session_view.ts";
 export default defineTool({
   name: "escalate_session",
   title: "Escalate session (deprecated)",
-  description: "Deprecated compatibility tool for legacy capture-scope sessions: unlock desktop scope for a " +
-    "session started with capture_scope \"auto\". Prefer a per-call target {kind:\"desktop\"}.",
+  description:
+    "Deprecated compatibility tool for legacy capture-scope sessions: unlock desktop scope for a " +
+    'session started with capture_scope "auto". Prefer a per-call target {kind:"desktop"}.',
   group: "session",
   input: z.strictObject({
     session: z.string().min(1).max(200),
@@ -29,17 +30,30 @@ export default defineTool({
   run(ctx, args) {
     const session = ctx.session;
     const policy = ctx.state.capturePolicies.get(session.id) ??
-      { captureScope: "auto" as const, desktopUnlocked: false, escalationReason: null, escalationDetail: null };
+      {
+        captureScope: "auto" as const,
+        desktopUnlocked: false,
+        escalationReason: null,
+        escalationDetail: null,
+      };
     if (policy.captureScope === "window") {
-      throw new DriverError("desktop_scope_disabled", `Session "${args.session}" was started with capture_scope "window"`, {
-        session: args.session,
-        hint: "start a session with capture_scope \"auto\", or use target {kind:\"desktop\"} per call",
-      });
+      throw new DriverError(
+        "desktop_scope_disabled",
+        `Session "${args.session}" was started with capture_scope "window"`,
+        {
+          session: args.session,
+          hint: 'start a session with capture_scope "auto", or use target {kind:"desktop"} per call',
+        },
+      );
     }
     if (policy.captureScope === "desktop" || policy.desktopUnlocked) {
-      throw new DriverError("desktop_already_active", `Session "${args.session}" already has the desktop scope`, {
-        session: args.session,
-      });
+      throw new DriverError(
+        "desktop_already_active",
+        `Session "${args.session}" already has the desktop scope`,
+        {
+          session: args.session,
+        },
+      );
     }
     ctx.state.capturePolicies.set(session.id, {
       ...policy,
@@ -47,6 +61,8 @@ export default defineTool({
       escalationReason: args.reason,
       escalationDetail: args.detail ?? null,
     });
-    return Promise.resolve(ok(capturePolicyView(ctx, session), `✅ Session '${args.session}' may use the desktop scope.`));
+    return Promise.resolve(
+      ok(capturePolicyView(ctx, session), `✅ Session '${args.session}' may use the desktop scope.`),
+    );
   },
 });

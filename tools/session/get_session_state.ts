@@ -19,10 +19,16 @@ export default defineTool({
   run(ctx, args) {
     const session = ctx.state.sessions.peek(ctx.lease, args.session);
     if (!session) {
-      throw new DriverError("session_not_started", `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`, {
-        hint: "call start_session first",
-      });
+      throw new DriverError(
+        "session_not_started",
+        `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`,
+        {
+          hint: "call start_session first",
+        },
+      );
     }
-    return Promise.resolve(ok(capturePolicyView(ctx, session), `✅ Session '${session.label ?? "implicit"}' policy`));
+    return Promise.resolve(
+      ok(capturePolicyView(ctx, session), `✅ Session '${session.label ?? "implicit"}' policy`),
+    );
   },
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { sessionRow, SessionRow } from "./_session_view.ts";
+import { SessionRow, sessionRow } from "./_session_view.ts";
 
 /** Pages through this connection's sessions. */
 export default defineTool({
@@ -28,12 +28,18 @@ export default defineTool({
     let offset = 0;
     if (args.cursor !== undefined) {
       const match = /^o:(\d+)$/.exec(args.cursor);
-      if (!match) throw new DriverError("invalid_cursor", `cursor "${args.cursor}" is not one this server issued`, { field: "cursor" });
+      if (!match) {
+        throw new DriverError("invalid_cursor", `cursor "${args.cursor}" is not one this server issued`, {
+          field: "cursor",
+        });
+      }
       offset = Number(match[1]);
     }
     const all = ctx.state.sessions.list(ctx.lease);
     const page = all.slice(offset, offset + limit).map((s) => sessionRow(ctx, s));
     const next = offset + limit < all.length ? `o:${offset + limit}` : null;
-    return Promise.resolve(ok({ sessions: page, next_cursor: next }, `✅ ${page.length} of ${all.length} sessions`));
+    return Promise.resolve(
+      ok({ sessions: page, next_cursor: next }, `✅ ${page.length} of ${all.length} sessions`),
+    );
   },
 });
