@@ -50,6 +50,37 @@ export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise
       `Window screenshot: ${state.screenshot_file_path} (${state.screenshot_width}x${state.screenshot_height})`,
     );
 
+    // Act by element, in the background, and read the effect back.
+    const entry = elements.find((e) => e.role === "text" && e.label === "entry") ??
+      elements.find((e) => e.role === "text");
+    if (entry) {
+      const typed = await call("type_text", {
+        element_token: entry.element_token,
+        text: "typed by cua-driver: ",
+      });
+      console.log(
+        `\nTyped into ${entry.role} ${
+          JSON.stringify(entry.label)
+        }: effect=${typed.effect} route=${typed.route}`,
+      );
+    }
+    const toggle = elements.find((e) => e.role === "check box");
+    if (toggle) {
+      const clicked = await call("click", { element_token: toggle.element_token });
+      console.log(
+        `Clicked ${toggle.role} ${
+          JSON.stringify(toggle.label)
+        }: effect=${clicked.effect} route=${clicked.route}`,
+      );
+    }
+    const after = await call("get_window_state", {
+      pid,
+      window_id: windowId,
+      include_screenshot: false,
+      query: "typed by cua-driver",
+    });
+    console.log(`Read back from the app: ${String(after.tree_markdown).split("\n").pop()?.trim()}`);
+
     const frame = await call("set_window_frame", {
       pid,
       window_id: windowId,
