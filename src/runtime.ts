@@ -5,6 +5,7 @@
  * @module
  */
 import { ConfigStore } from "./core/config.ts";
+import { closePngWorker } from "./core/image/png_worker.ts";
 import { ToolRegistry } from "./core/registry.ts";
 import { createAuthorizer } from "./core/permissions/authorizer.ts";
 import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
@@ -45,7 +46,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   return {
     registry,
     close() {
-      closed ??= state.sessions.close().then(() => backend.close());
+      closed ??= state.sessions.close().then(() => backend.close()).finally(closePngWorker);
       return closed;
     },
   };

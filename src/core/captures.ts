@@ -5,6 +5,7 @@
  * @module
  */
 import type { RawImage, Rect } from "../platform/types.ts";
+import { pixelByteLength } from "./image/bgrx_image.ts";
 
 /** Captures kept before the oldest is forgotten (env-v1.md: at least 16). */
 export const MAX_CAPTURES = 32;
@@ -63,7 +64,7 @@ export class CaptureRegistry {
     if (!this.#byId.has(id)) return;
     this.#dropPixels(id);
     this.#pixels.set(id, image);
-    this.#pixelBytes += image.data.byteLength;
+    this.#pixelBytes += pixelByteLength(image); // without converting a BGRX capture
     while (
       this.#pixels.size > 1 &&
       (this.#pixels.size > PIXEL_CACHE_ENTRIES || this.#pixelBytes > PIXEL_CACHE_BYTES)
@@ -81,7 +82,7 @@ export class CaptureRegistry {
     const image = this.#pixels.get(id);
     if (!image) return;
     this.#pixels.delete(id);
-    this.#pixelBytes -= image.data.byteLength;
+    this.#pixelBytes -= pixelByteLength(image);
   }
 
   /** The latest zoom of a window taken in a session. */

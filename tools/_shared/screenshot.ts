@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Capture } from "../../src/core/captures.ts";
 import { DriverError } from "../../src/core/errors.ts";
-import { encodePng } from "../../src/core/image/png.ts";
+import { encodePngOffThread } from "../../src/core/image/png_worker.ts";
 import { fitWithin, resizeRgba } from "../../src/core/image/resize.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import type { RawImage, Rect } from "../../src/platform/types.ts";
@@ -20,9 +20,10 @@ export interface EncodedShot {
 }
 
 /**
- * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG and
- * registers the capture's geometry for later pixel-to-screen conversion, and its pixels
- * for parse_visual_regions.
+ * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG (on the encoder
+ * Worker once it is up) and registers the capture's geometry for later pixel-to-screen
+ * conversion, and its pixels for parse_visual_regions. The image's pixel buffer is lent to the
+ * Worker: do not read `image.data` until this settles.
  */
 export async function encodeShot(
   ctx: ToolContext,
@@ -40,7 +41,7 @@ export async function encodeShot(
   const scaled = size.width === image.width && size.height === image.height
     ? image
     : resizeRgba(image, size.width, size.height);
-  const png = await encodePng(scaled);
+  const png = await encodePngOffThread(scaled);
   const capture = ctx.state.captures.register({
     ...where,
     imageWidth: scaled.width,

@@ -2,79 +2,20 @@
  * PNG scanline filters (RFC 2083 section 6): RGBA words to filtered RGB/RGBA rows for the
  * encoder, and the inverse for the decoder.
  *
- * The encoder reads pixels as little-endian 32-bit words (0xAABBGGRR; every Deno target is
- * little-endian), through an Int32Array so V8 keeps them as int32, and does the None, Sub
- * and Up filters four bytes at a time (SWAR byte-wise subtraction), storing four RGB pixels
- * as three unaligned DataView words. It ANDs the words on the way, so the caller learns
- * whether every alpha is 255 without a second pass. That measured 4.9 ms for 1080p, against
- * 6.3 ms for packing into an aligned row and copying it and 7.3 ms for plain byte loops.
- * Paeth, Average and the adaptive heuristic go byte by byte and are several times slower.
+ * None, Sub and Up run in the word-wise kernel shared with the encoder Worker (see
+ * `_png_kernel.ts` for how and what it measured). Paeth, Average and the adaptive heuristic go
+ * byte by byte here and are several times slower.
  *
  * @module
  */
+import { pngKernel } from "./_png_kernel.ts";
 
 /** Filter choice for the encoder; "adaptive" is libpng's minimum-sum-of-absolute-values pick per row. */
 export type PngFilter = "none" | "sub" | "up" | "paeth" | "adaptive";
 
 const FILTER_TYPE = { none: 0, sub: 1, up: 2, average: 3, paeth: 4 } as const;
 
-const HIGH = 0x80808080 | 0;
-const LOW = 0x7f7f7f7f;
-
-/**
- * Writes `(words[p + x] - prev[q + x])` byte-wise for `x < width` into `out` at byte `o`,
- * as RGB (alpha dropped) when `bpp` is 3 or as RGBA when 4.
- *
- * @returns The AND of the source words, so `(result >> 24) === -1` iff all alphas are 255.
- */
-function diffRow(
-  words: Int32Array,
-  p: number,
-  prev: Int32Array,
-  q: number,
-  width: number,
-  bpp: number,
-  view: DataView,
-  o: number,
-): number {
-  let alpha = -1;
-  if (bpp === 4) {
-    for (let x = 0; x < width; x++, o += 4) {
-      const a = words[p + x], b = prev[q + x];
-      alpha &= a;
-      view.setInt32(o, ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH), true);
-    }
-    return alpha;
-  }
-  const groups = width & ~3;
-  let x = 0;
-  for (; x < groups; x += 4, o += 12) {
-    let a = words[p + x], b = prev[q + x];
-    alpha &= a;
-    const d0 = ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH);
-    a = words[p + x + 1], b = prev[q + x + 1];
-    alpha &= a;
-    const d1 = ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH);
-    a = words[p + x + 2], b = prev[q + x + 2];
-    alpha &= a;
-    const d2 = ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH);
-    a = words[p + x + 3], b = prev[q + x + 3];
-    alpha &= a;
-    const d3 = ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH);
-    // R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3, unaligned little-endian stores.
-    view.setInt32(o, (d0 & 0xffffff) | (d1 << 24), true);
-    view.setInt32(o + 4, ((d1 >>> 8) & 0xffff) | (d2 << 16), true);
-    view.setInt32(o + 8, ((d2 >>> 16) & 0xff) | (d3 << 8), true);
-  }
-  for (; x < width; x++, o += 3) {
-    const a = words[p + x], b = prev[q + x];
-    alpha &= a;
-    const d = ((a | HIGH) - (b & LOW)) ^ ((a ^ ~b) & HIGH);
-    view.setUint16(o, d, true);
-    view.setUint8(o + 2, d >>> 16);
-  }
-  return alpha;
-}
+const { diffRow, filterRows } = pngKernel();
 
 /** Turns rows of RGBA words into filtered PNG scanlines, band by band. */
 export class PngRowFilter {
@@ -82,6 +23,7 @@ export class PngRowFilter {
   readonly #width: number;
   readonly #bpp: 3 | 4;
   readonly #filter: PngFilter;
+  readonly #bgrx: boolean;
   readonly #zeros: Int32Array;
   readonly #left: Int32Array;
   // Byte-path scratch (paeth, adaptive): raw current and previous rows, and candidates.
@@ -90,16 +32,20 @@ export class PngRowFilter {
   #candidates: Uint8Array[] = [];
 
   /**
-   * @param words Pixels as little-endian RGBA words (0xAABBGGRR), row after row.
+   * @param words Pixels as little-endian RGBA words (0xAABBGGRR), row after row, or BGRX words
+   *   (0xXXRRGGBB) when `bgrx` is set.
    * @param width Pixels per row.
-   * @param bpp 3 to emit RGB (alpha dropped), 4 for RGBA.
+   * @param bpp 3 to emit RGB (alpha dropped), 4 for RGBA; BGRX words need 3.
    * @param filter Which filter to apply.
+   * @param bgrx The words are BGRX, read as opaque.
    */
-  constructor(words: Int32Array, width: number, bpp: 3 | 4, filter: PngFilter) {
+  constructor(words: Int32Array, width: number, bpp: 3 | 4, filter: PngFilter, bgrx = false) {
+    if (bgrx && bpp !== 3) throw new RangeError("BGRX pixels are encoded as RGB (bpp 3)");
     this.#words = words;
     this.#width = width;
     this.#bpp = bpp;
     this.#filter = filter;
+    this.#bgrx = bgrx;
     this.#zeros = new Int32Array(width);
     this.#left = new Int32Array(width);
   }
@@ -125,22 +71,10 @@ export class PngRowFilter {
   filterRows(y0: number, y1: number, out: Uint8Array): number {
     const filter = this.#filter;
     if (filter === "paeth" || filter === "adaptive") return this.#filterBytewise(y0, y1, out);
-    const w = this.#width, stride = this.stride, bpp = this.#bpp, words = this.#words;
-    const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-    let alpha = -1;
-    for (let y = y0; y < y1; y++) {
-      const p = y * w, o = (y - y0) * stride;
-      out[o] = FILTER_TYPE[filter];
-      if (filter === "up" && y > 0) {
-        alpha &= diffRow(words, p, words, p - w, w, bpp, view, o + 1);
-      } else if (filter === "sub") {
-        this.#left.set(words.subarray(p, p + w - 1), 1);
-        alpha &= diffRow(words, p, this.#left, 0, w, bpp, view, o + 1);
-      } else {
-        alpha &= diffRow(words, p, this.#zeros, 0, w, bpp, view, o + 1);
-      }
-    }
-    return alpha;
+    return filterRows(this.#words, this.#width, this.#bpp, this.#bgrx, FILTER_TYPE[filter], y0, y1, out, {
+      zeros: this.#zeros,
+      left: this.#left,
+    });
   }
 
   #rawRow(y: number, into: Uint8Array): number {
@@ -149,7 +83,7 @@ export class PngRowFilter {
       return -1;
     }
     const w = this.#width, view = new DataView(into.buffer, into.byteOffset, into.byteLength);
-    return diffRow(this.#words, y * w, this.#zeros, 0, w, this.#bpp, view, 0);
+    return diffRow(this.#words, y * w, this.#zeros, 0, w, this.#bpp, this.#bgrx, view, 0);
   }
 
   #filterBytewise(y0: number, y1: number, out: Uint8Array): number {

@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { cropRgba } from "../../core/image/crop.ts";
 import { DEFAULT_JPEG_QUALITY, encodeJpeg } from "../../core/image/jpeg.ts";
-import { encodePng } from "../../core/image/png.ts";
+import { encodePngOffThread } from "../../core/image/png_worker.ts";
 import { fitWithin, resizeRgba } from "../../core/image/resize.ts";
 import type { ToolRegistry } from "../../core/registry.ts";
 import type { DisplayInfo, RawImage, Rect } from "../../platform/types.ts";
@@ -83,7 +83,7 @@ export async function takeScreenshot(
   }
   const bytes = format === ImageFormat.JPEG
     ? await encodeJpeg(image, request.quality === 0 ? DEFAULT_JPEG_QUALITY : request.quality)
-    : await encodePng(image);
+    : await encodePngOffThread(image);
 
   const capture = registry.state.captures.register({
     kind: windowId === null ? "display" : "window",

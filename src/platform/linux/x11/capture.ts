@@ -8,6 +8,7 @@ import { IPC, libc } from "../../../../ffi/linux/libc.ts";
 import { X, x11, XImageLayout } from "../../../../ffi/linux/x11.ts";
 import { xext, XShmSegmentInfoLayout } from "../../../../ffi/linux/xext.ts";
 import { DriverError } from "../../../core/errors.ts";
+import { bgrxImage } from "../../../core/image/bgrx_image.ts";
 import type { RawImage, Rect } from "../../types.ts";
 import { XConnection } from "./connection.ts";
 
@@ -61,8 +62,11 @@ class ShmSegment {
   }
 }
 
-/** Reads the pixels of an XImage into tightly packed RGBA. */
-function toRgba(
+/**
+ * Copies the pixels of an XImage out of X-owned memory as a {@linkcode bgrxImage}: a memcpy
+ * here, converted to RGBA only if a consumer reads `data` (the PNG encoder filters BGRX directly).
+ */
+function toImage(
   source: Deno.PointerObject,
   image: Deno.PointerObject,
   width: number,
@@ -84,19 +88,17 @@ function toRgba(
       { hint: "run the X server at depth 24 or 32 (for example Xvfb -screen 0 1920x1080x24)" },
     );
   }
-  const out = new Uint32Array(width * height);
-  const rowWords = bytesPerLine >> 2;
-  const all = new Uint32Array(Deno.UnsafePointerView.getArrayBuffer(source, bytesPerLine * height));
-  for (let y = 0; y < height; y++) {
-    const row = all.subarray(y * rowWords, y * rowWords + width);
-    const base = y * width;
-    for (let x = 0; x < width; x++) {
-      const p = row[x];
-      // Memory bytes B G R X (little-endian 0xXXRRGGBB) become R G B A.
-      out[base + x] = 0xff000000 | ((p & 0xff) << 16) | (p & 0xff00) | ((p >>> 16) & 0xff);
+  const rowBytes = width * 4;
+  const bgrx = new Uint8Array(rowBytes * height);
+  if (bytesPerLine === rowBytes) {
+    Deno.UnsafePointerView.copyInto(source, bgrx);
+  } else {
+    const all = new Uint8Array(Deno.UnsafePointerView.getArrayBuffer(source, bytesPerLine * height));
+    for (let y = 0; y < height; y++) {
+      bgrx.set(all.subarray(y * bytesPerLine, y * bytesPerLine + rowBytes), y * rowBytes);
     }
   }
-  return { width, height, data: new Uint8Array(out.buffer) };
+  return bgrxImage(width, height, bgrx);
 }
 
 /** Captures rectangles of the root window or of a window. */
@@ -174,7 +176,7 @@ export class X11Capture {
           },
         );
       }
-      return toRgba(segment.address, image, rect.width, rect.height);
+      return toImage(segment.address, image, rect.width, rect.height);
     } finally {
       // UNSAFE: XDestroyImage frees data and obdata; both belong to the segment, so clear them first.
       const header = new DataView(Deno.UnsafePointerView.getArrayBuffer(image, 88));
@@ -209,7 +211,7 @@ export class X11Capture {
       }
       try {
         const data = new Deno.UnsafePointerView(image).getPointer(XImageLayout.data)!;
-        return toRgba(data, image, rect.width, rect.height);
+        return toImage(data, image, rect.width, rect.height);
       } finally {
         x11.symbols.XDestroyImage(image);
       }
