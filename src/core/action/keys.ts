@@ -108,7 +108,8 @@ async function textReadback(
     () => readText(ctx, ref),
     before,
     (after) => after !== null && after !== before && (expected === null || after.includes(expected)),
-    input.kind === "text" ? 800 : 300,
+    // The app processes one key event at a time: give long texts time in proportion.
+    input.kind === "text" ? Math.max(800, 300 + 8 * characters(input.text)) : 300,
   );
   if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
   return { effect: input.kind === "text" ? "suspected_noop" : "unverifiable" };
