@@ -15,7 +15,7 @@ import { dragAlong } from "./gesture.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ActionTarget } from "./target.ts";
-import { probeAt, settleProbe } from "./value_probe.ts";
+import { probeAt, probeOutcome } from "./value_probe.ts";
 
 /** What to drag with. */
 export interface DragGesture {
@@ -64,22 +64,9 @@ export async function performDrag(
     await heldModifiers(ctx, "background", gesture.modifiers, drag("background"), target.windowId);
     summary = `${label} in window ${target.windowId} with a private pointer`;
   }
-  const base = { route: "global_input" as const, mode, deliveredCount: 1 };
-  if (!probe) return { ...base, effect: "unverifiable", summary };
-  const { changed, after } = await settleProbe(ctx, probe);
-  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
-  if (changed) {
-    return {
-      ...base,
-      effect: "confirmed",
-      evidence: ["value_readback"],
-      summary: `${summary}; ${what} value ${probe.before} -> ${after}`,
-    };
-  }
-  return {
-    ...base,
+  const base = { route: "global_input" as const, mode, deliveredCount: 1, summary };
+  return await probeOutcome(ctx, probe, base, {
     effect: "suspected_noop",
     escalation: mode === "background" ? { target: "foreground", reason: "suspected_noop" } : undefined,
-    summary: `${summary}; ${what} value stayed ${probe.before}`,
-  };
+  });
 }

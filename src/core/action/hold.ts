@@ -13,7 +13,7 @@ import { interpolate, moveTracks } from "./gesture.ts";
 import { alreadyHeld, type HeldButton, heldButtons } from "./held_buttons.ts";
 import type { Outcome } from "./outcome.ts";
 import { type ActionTarget, resolveTarget, type TargetArgs } from "./target.ts";
-import { probeAt, readValue, settleProbe, type ValueProbe } from "./value_probe.ts";
+import { probeAt, probeOutcome, readValue, type ValueProbe } from "./value_probe.ts";
 
 type WindowTarget = Extract<ActionTarget, { scope: "window" }>;
 
@@ -137,7 +137,7 @@ export async function moveHeld(
   hold.at = { x: point.x, y: point.y };
   const summary = `moved the held ${hold.button} button from (${from.x}, ${from.y}) to ` +
     `(${point.x}, ${point.y}) in window ${hold.windowId} (cursor "${hold.cursorId}")`;
-  return await compare(ctx, before, {
+  return await probeOutcome(ctx, before, {
     route: "global_input",
     mode: "background",
     deliveredCount: 1,
@@ -164,7 +164,7 @@ export async function releaseHeld(
   await release(ctx, hold);
   const summary = `released the ${hold.button} button at (${hold.at.x}, ${hold.at.y}) in window ` +
     `${hold.windowId} (cursor "${hold.cursorId}")${note}`;
-  return await compare(ctx, hold.probe, {
+  return await probeOutcome(ctx, hold.probe, {
     route: "global_input",
     mode: "background",
     deliveredCount: 1,
@@ -186,27 +186,4 @@ async function release(ctx: ToolContext, hold: HeldButton): Promise<void> {
 async function reprobe(ctx: ToolContext, probe: ValueProbe): Promise<ValueProbe | null> {
   const value = await readValue(ctx, probe.ref);
   return value === null ? null : { ...probe, before: value };
-}
-
-async function compare(
-  ctx: ToolContext,
-  probe: ValueProbe | null,
-  base: Omit<Outcome, "effect" | "evidence">,
-): Promise<Outcome> {
-  if (!probe) return { ...base, effect: "unverifiable" };
-  const { changed, after } = await settleProbe(ctx, probe);
-  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
-  if (changed) {
-    return {
-      ...base,
-      effect: "confirmed",
-      evidence: ["value_readback"],
-      summary: `${base.summary}; ${what} value ${probe.before} -> ${after}`,
-    };
-  }
-  return {
-    ...base,
-    effect: "suspected_noop",
-    summary: `${base.summary}; ${what} value stayed ${probe.before}`,
-  };
 }

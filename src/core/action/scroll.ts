@@ -16,7 +16,7 @@ import type { Outcome } from "./outcome.ts";
 import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { elementCenter } from "./pointing.ts";
 import type { ActionTarget } from "./target.ts";
-import { probeAt, probeElement, settleProbe, type ValueProbe } from "./value_probe.ts";
+import { probeAt, probeElement, probeOutcome, type ValueProbe } from "./value_probe.ts";
 
 /** Scroll directions. */
 export type ScrollDirection = "up" | "down" | "left" | "right";
@@ -174,38 +174,21 @@ function pixelEscalation(): Outcome["escalation"] {
   return { target: "pixel", reason: "suspected_noop" };
 }
 
+/** Reads the probe back; a scroll bar beside the point (not under it) cannot prove a no-op. */
 async function readBack(
   ctx: ToolContext,
   probe: ValueProbe | null,
   base: Omit<Outcome, "effect" | "evidence">,
 ): Promise<Outcome> {
-  if (!probe) return { ...base, effect: "unverifiable" };
-  const { changed, after } = await settleProbe(ctx, probe);
-  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
-  if (changed) {
-    return {
-      ...base,
-      effect: "confirmed",
-      evidence: ["value_readback"],
-      summary: `${base.summary}; ${what} value ${probe.before} -> ${after}`,
-    };
-  }
-  if (!probe.direct) {
-    return {
-      ...base,
-      effect: "unverifiable",
-      summary: `${base.summary}; ${what} value stayed ${probe.before}`,
-    };
-  }
   const escalation = base.route === "accessibility"
     ? pixelEscalation()
     : base.mode === "background"
     ? { target: "foreground" as const, reason: "suspected_noop" as const }
     : undefined;
-  return {
-    ...base,
-    effect: "suspected_noop",
-    escalation,
-    summary: `${base.summary}; ${what} value stayed ${probe.before}`,
-  };
+  return await probeOutcome(
+    ctx,
+    probe,
+    base,
+    probe && !probe.direct ? { effect: "unverifiable" } : { effect: "suspected_noop", escalation },
+  );
 }

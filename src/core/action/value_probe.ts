@@ -8,6 +8,7 @@
 import type { Point } from "../../platform/types.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
+import type { Outcome } from "./outcome.ts";
 import { elementAt, waitForChange } from "./readback.ts";
 
 /** A value read before a gesture, to compare afterwards. */
@@ -106,4 +107,28 @@ export async function settleProbe(
     probe.before,
     (value) => value !== null && value !== probe.before,
   );
+}
+
+/**
+ * A gesture's outcome judged by its probe: unverifiable without one, confirmed
+ * when the value moved, else `unchanged` (by default a suspected no-op).
+ */
+export async function probeOutcome(
+  ctx: ToolContext,
+  probe: ValueProbe | null,
+  base: Omit<Outcome, "effect" | "evidence">,
+  unchanged: Pick<Outcome, "effect" | "escalation"> = { effect: "suspected_noop" },
+): Promise<Outcome> {
+  if (!probe) return { ...base, effect: "unverifiable" };
+  const { changed, after } = await settleProbe(ctx, probe);
+  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
+  if (changed) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["value_readback"],
+      summary: `${base.summary}; ${what} value ${probe.before} -> ${after}`,
+    };
+  }
+  return { ...base, ...unchanged, summary: `${base.summary}; ${what} value stayed ${probe.before}` };
 }
