@@ -6,33 +6,9 @@
  *
  * @module
  */
+import { formatKey, keyFromProtoName } from "../../core/input/key_names.ts";
 import { invalid } from "./errors.ts";
 import { Key, type KeyInput, KeySchema } from "./gen/cua/env/v1/computer_pb.ts";
-
-const PUNCTUATION: Record<string, string> = {
-  MINUS: "-",
-  EQUAL: "=",
-  BRACKET_LEFT: "[",
-  BRACKET_RIGHT: "]",
-  BACKSLASH: "\\",
-  SEMICOLON: ";",
-  QUOTE: "'",
-  BACKQUOTE: "`",
-  COMMA: ",",
-  PERIOD: ".",
-  SLASH: "/",
-};
-
-const RENAMED: Record<string, string> = {
-  META: "Super",
-  META_LEFT: "SuperLeft",
-  META_RIGHT: "SuperRight",
-  MEDIA_NEXT: "MediaTrackNext",
-  MEDIA_PREVIOUS: "MediaTrackPrevious",
-  VOLUME_UP: "AudioVolumeUp",
-  VOLUME_DOWN: "AudioVolumeDown",
-  VOLUME_MUTE: "AudioVolumeMute",
-};
 
 const MODIFIERS: Partial<Record<Key, string>> = {
   [Key.SHIFT]: "shift",
@@ -56,17 +32,14 @@ const MODIFIERS: Partial<Record<Key, string>> = {
  */
 export function keyName(key: Key, field: string): string {
   const name = KeySchema.values.find((value) => value.number === key)?.name;
-  const body = name?.replace(/^KEY_/, "");
-  if (!body || body === "UNSPECIFIED") {
+  if (!name || name === "KEY_UNSPECIFIED") {
     throw invalid(`${field}: a key is required (not KEY_UNSPECIFIED)`, field);
   }
-  if (/^[A-Z]$/.test(body)) return body.toLowerCase();
-  const digit = /^DIGIT_([0-9])$/.exec(body);
-  if (digit) return digit[1];
-  if (PUNCTUATION[body]) return PUNCTUATION[body];
-  if (RENAMED[body]) return RENAMED[body];
-  // KEY_PAGE_UP -> PageUp, KEY_NUMPAD_ADD -> NumpadAdd, KEY_LAUNCH_APP1 -> LaunchApp1, KEY_F5 -> F5.
-  return body.toLowerCase().split("_").map((word) => word[0].toUpperCase() + word.slice(1)).join("");
+  try {
+    return formatKey(keyFromProtoName(name, field));
+  } catch (error) {
+    throw invalid(`${field}: ${error instanceof Error ? error.message : String(error)}`, field);
+  }
 }
 
 /** The tool spelling of a KeyInput: a named key or one Unicode scalar value. */
