@@ -143,8 +143,10 @@ Deno.test({
         await app.waitFor((e) => e.slider_value === 42);
         const state = await driver.call("get_recording_state", {});
         assert.equal(state.structuredContent?.next_turn, 4);
+        assert.equal((await driver.ok("get_session", {})).recording_active, true);
         const stopped = await driver.ok("stop_recording", {});
         assert.equal(stopped.recording, false);
+        assert.equal((await driver.ok("get_session", {})).recording_active, false);
         const disabled = await driver.call("get_recording_state");
         assert.deepEqual(disabled.content, [{ type: "text", text: "✅ recording: disabled" }]);
         recorded = endState(await latest(app));

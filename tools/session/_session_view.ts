@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { DriverError } from "../../src/core/errors.ts";
 import type { Session } from "../../src/core/session.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 
@@ -20,6 +21,23 @@ export const SessionRow = z.object({
   expires_in_seconds: z.number().int(),
 });
 
+/**
+ * The session of this connection with this label (the implicit one without).
+ *
+ * @throws {DriverError} `session_not_started` with `hint` when there is none.
+ */
+export function connectionSession(ctx: ToolContext, label: string | undefined, hint: string): Session {
+  const session = ctx.state.sessions.peek(ctx.lease, label);
+  if (!session) {
+    throw new DriverError(
+      "session_not_started",
+      `No session ${label ? `"${label}"` : "(implicit)"} on this connection`,
+      { hint },
+    );
+  }
+  return session;
+}
+
 /** The row of a session. */
 export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof SessionRow> {
   const idle = Math.floor((Date.now() - session.lastUsedAt) / 1000);
@@ -31,7 +49,7 @@ export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof S
     client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
     transport,
     cursor_visible: ctx.state.agentCursors.peek(session.id)?.visible ?? false,
-    recording_active: false,
+    recording_active: ctx.state.recorder.ownedBy(session.id),
     idle_seconds: idle,
     expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),
   };

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { labelParam, SessionRow, sessionRow } from "./_session_view.ts";
+import { connectionSession, labelParam, SessionRow, sessionRow } from "./_session_view.ts";
 
 /** Content-free status of one session of this connection. */
 export default defineTool({
@@ -18,16 +17,11 @@ export default defineTool({
   capabilities: ["session.lifecycle.read"],
   sessionRequiring: false,
   run(ctx, args) {
-    const session = ctx.state.sessions.peek(ctx.lease, args.session);
-    if (!session) {
-      throw new DriverError(
-        "session_not_started",
-        `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`,
-        {
-          hint: "call start_session, or any tool with this session label",
-        },
-      );
-    }
+    const session = connectionSession(
+      ctx,
+      args.session,
+      "call start_session, or any tool with this session label",
+    );
     const row = sessionRow(ctx, session);
     return Promise.resolve(
       ok(row, `✅ Session ${row.session ?? "(implicit)"}: ${row.state}, idle ${row.idle_seconds}s`),

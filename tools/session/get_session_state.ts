@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { CapturePolicyFields, capturePolicyView, labelParam } from "./_session_view.ts";
+import { CapturePolicyFields, capturePolicyView, connectionSession, labelParam } from "./_session_view.ts";
 
 /** Deprecated alias: a live session's legacy capture policy. */
 export default defineTool({
@@ -17,16 +16,7 @@ export default defineTool({
   capabilities: ["session.capture_scope.read"],
   sessionRequiring: false,
   run(ctx, args) {
-    const session = ctx.state.sessions.peek(ctx.lease, args.session);
-    if (!session) {
-      throw new DriverError(
-        "session_not_started",
-        `No session ${args.session ? `"${args.session}"` : "(implicit)"} on this connection`,
-        {
-          hint: "call start_session first",
-        },
-      );
-    }
+    const session = connectionSession(ctx, args.session, "call start_session first");
     return Promise.resolve(
       ok(capturePolicyView(ctx, session), `✅ Session '${session.label ?? "implicit"}' policy`),
     );

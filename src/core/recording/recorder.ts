@@ -177,9 +177,14 @@ export class Recorder implements CallObserver {
     });
   }
 
+  /** Whether a recording owned by this session is in progress. */
+  ownedBy(sessionId: string): boolean {
+    return this.#active?.owner.sessionId === sessionId;
+  }
+
   /** Session cleanup: a recording stops when the session that owns it ends. */
   async sessionEnded(sessionId: string): Promise<void> {
-    if (this.#active?.owner.sessionId === sessionId) await this.stop();
+    if (this.ownedBy(sessionId)) await this.stop();
   }
 
   /**
