@@ -82,7 +82,10 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   readonly hints: ToolHints;
   readonly risk: RiskClass;
   readonly capabilities: readonly string[];
-  /** False for tools that never create or touch a session (health, session readers). */
+  /**
+   * False for tools the registry resolves no session for: those that never create or
+   * touch one (health, session readers) and start_session, which starts (or revives) its own.
+   */
   readonly sessionRequiring?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }

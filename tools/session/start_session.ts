@@ -26,6 +26,8 @@ export default defineTool({
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   risk: "r1",
   capabilities: ["session.lifecycle.start", "session.capture_scope"],
+  // The run starts the session itself: the registry's resolve would refuse an ended label.
+  sessionRequiring: false,
   run(ctx, args) {
     // A theme that is not installed is refused before anything starts.
     const theme = args.cursor_theme ? requireInstalledTheme(args.cursor_theme.theme_id) : null;
