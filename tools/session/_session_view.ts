@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DriverError } from "../../src/core/errors.ts";
+import type { CapturePolicy } from "../../src/core/runtime_state.ts";
 import type { Session } from "../../src/core/session.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 
@@ -65,10 +66,15 @@ export const CapturePolicyFields = {
   escalation_detail: z.string().nullable(),
 };
 
+/** A session's legacy capture policy: "auto", still locked to windows, until set otherwise. */
+export function capturePolicyOf(ctx: ToolContext, session: Session): CapturePolicy {
+  return ctx.state.capturePolicies.get(session.id) ??
+    { captureScope: "auto", desktopUnlocked: false, escalationReason: null, escalationDetail: null };
+}
+
 /** The legacy capture-scope fields of a session. */
 export function capturePolicyView(ctx: ToolContext, session: Session) {
-  const policy = ctx.state.capturePolicies.get(session.id) ??
-    { captureScope: "auto" as const, desktopUnlocked: false, escalationReason: null, escalationDetail: null };
+  const policy = capturePolicyOf(ctx, session);
   return {
     session: session.label ?? "implicit",
     capture_scope: policy.captureScope,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { CapturePolicyFields, capturePolicyView } from "./_session_view.ts";
+import { CapturePolicyFields, capturePolicyOf, capturePolicyView } from "./_session_view.ts";
 
 /** Deprecated: unlocks desktop scope for a legacy capture_scope "auto" session. */
 export default defineTool({
@@ -29,13 +29,7 @@ export default defineTool({
   capabilities: ["session.capture_scope.escalate"],
   run(ctx, args) {
     const session = ctx.session;
-    const policy = ctx.state.capturePolicies.get(session.id) ??
-      {
-        captureScope: "auto" as const,
-        desktopUnlocked: false,
-        escalationReason: null,
-        escalationDetail: null,
-      };
+    const policy = capturePolicyOf(ctx, session);
     if (policy.captureScope === "window") {
       throw new DriverError(
         "desktop_scope_disabled",

@@ -67,3 +67,30 @@ Deno.test("session tools: list_sessions pages with an opaque cursor and refuses 
   assert.equal(code(await call("list_sessions", { cursor: "nope" })), "invalid_cursor");
   assert.equal(code(await call("list_sessions", { limit: 0 })), "invalid_limit");
 });
+
+Deno.test("session tools: escalate_session unlocks the desktop once for an auto session, never for a window one", async () => {
+  const call = setup();
+  await call("start_session", { session: "auto", capture_scope: "auto" });
+  const before = (await call("get_session_state", { session: "auto" })).structuredContent!;
+  assert.equal(before.effective_scope, "window");
+  const escalated = await call("escalate_session", {
+    session: "auto",
+    reason: "no_window_target",
+    detail: "x",
+  });
+  assert.equal(escalated.isError, undefined, JSON.stringify(escalated.structuredContent));
+  const after = (await call("get_session_state", { session: "auto" })).structuredContent!;
+  assert.deepEqual(
+    [after.effective_scope, after.desktop_unlocked, after.escalation_reason, after.escalation_detail],
+    ["desktop", true, "no_window_target", "x"],
+  );
+  const again = await call("escalate_session", { session: "auto", reason: "other" });
+  assert.equal(code(again), "desktop_already_active");
+  await call("start_session", { session: "win", capture_scope: "window" });
+  assert.equal(
+    code(await call("escalate_session", { session: "win", reason: "other" })),
+    "desktop_scope_disabled",
+  );
+  const win = (await call("get_session_state", { session: "win" })).structuredContent!;
+  assert.equal(win.effective_scope, "window");
+});
