@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { type KeyInput, performKeys } from "../../src/core/action/keys.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { DriverError } from "../../src/core/errors.ts";
@@ -52,15 +52,8 @@ export function runKeys(ctx: ToolContext, args: KeyTargetArgs, input: () => KeyI
   return runAction(ctx, async () => {
     const keys = input(); // Parse key names before anything else: bad names send nothing.
     const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
-    if ((args.x === undefined) !== (args.y === undefined)) {
-      throw new DriverError("invalid_arguments", "Pass both x and y", {
-        field: args.x === undefined ? "x" : "y",
-      });
-    }
-    if (args.x !== undefined && target.element) {
-      throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
-    }
-    if (target.scope === "desktop" && args.x !== undefined) {
+    const hasPoint = aimsAtPoint(args, target);
+    if (target.scope === "desktop" && hasPoint) {
       throw new DriverError(
         "invalid_arguments",
         "Keys go to the focused window in desktop scope; x, y are not accepted",
@@ -69,7 +62,7 @@ export function runKeys(ctx: ToolContext, args: KeyTargetArgs, input: () => KeyI
         },
       );
     }
-    const point = args.x !== undefined ? await toScreenPoint(ctx, target, args.x, args.y!, args) : null;
+    const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
     return await performKeys(ctx, target, point, keys, deliveryMode(args.delivery_mode));
   });
 }

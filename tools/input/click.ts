@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { performClick } from "../../src/core/action/click.ts";
 import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { DriverError } from "../../src/core/errors.ts";
@@ -38,15 +38,7 @@ export const clickInput = z.strictObject({
 export function clickTool(ctx: Parameters<typeof performClick>[0], args: z.output<typeof clickInput>) {
   return runAction(ctx, async () => {
     const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
-    const hasPoint = args.x !== undefined || args.y !== undefined;
-    if (hasPoint && (args.x === undefined || args.y === undefined)) {
-      throw new DriverError("invalid_arguments", "Pass both x and y", {
-        field: args.x === undefined ? "x" : "y",
-      });
-    }
-    if (hasPoint && target.element) {
-      throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
-    }
+    const hasPoint = aimsAtPoint(args, target);
     if (!hasPoint && !target.element) {
       throw new DriverError("invalid_arguments", "Pass an element_token, or x and y", {
         field: "element_token",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { DETENTS_PER_PAGE, performScroll } from "../../src/core/action/scroll.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
@@ -54,15 +54,7 @@ export default defineTool({
   run(ctx, args) {
     return runAction(ctx, async () => {
       const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: true });
-      const hasPoint = args.x !== undefined || args.y !== undefined;
-      if (hasPoint && (args.x === undefined || args.y === undefined)) {
-        throw new DriverError("invalid_arguments", "Pass both x and y", {
-          field: args.x === undefined ? "x" : "y",
-        });
-      }
-      if (hasPoint && target.element) {
-        throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
-      }
+      const hasPoint = aimsAtPoint(args, target);
       if (!hasPoint && target.scope === "desktop") {
         throw new DriverError("invalid_arguments", "Desktop scroll needs screen x and y", {
           field: "x",

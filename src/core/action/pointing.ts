@@ -30,6 +30,24 @@ export interface ScreenPoint extends Point {
 }
 
 /**
+ * Whether a call aims at a pixel: x and y together, never beside an element target.
+ *
+ * @throws {DriverError} `invalid_arguments` for one coordinate without the other, or a
+ *   point with an element.
+ */
+export function aimsAtPoint(args: { x?: number; y?: number }, target: ActionTarget): boolean {
+  if ((args.x === undefined) !== (args.y === undefined)) {
+    throw new DriverError("invalid_arguments", "Pass both x and y", {
+      field: args.x === undefined ? "x" : "y",
+    });
+  }
+  if (args.x !== undefined && target.element) {
+    throw new DriverError("invalid_arguments", "Pass an element or x, y, not both", { field: "x, y" });
+  }
+  return args.x !== undefined;
+}
+
+/**
  * Converts a pixel of the target's screenshot space to a screen point.
  *
  * Window scope: pixels of this session's latest get_window_state screenshot of

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { fakeElement } from "../../src/platform/fake/mod.ts";
+import { pointerKit, WINDOW } from "./_pointer_test_kit.ts";
+
+const target = { kind: "window", pid: 4242, window_id: WINDOW };
+
+function refusal(result: { isError?: true; structuredContent?: Record<string, unknown> }) {
+  assert.equal(result.isError, true, JSON.stringify(result.structuredContent));
+  return result.structuredContent as { code: string; field?: string };
+}
+
+Deno.test("pointing tools refuse one coordinate without the other, naming the missing one, and send nothing", async () => {
+  for (
+    const [tool, extra] of [["click", {}], ["scroll", { direction: "down" }], ["press_key", {
+      key: "a",
+    }]] as const
+  ) {
+    const kit = pointerKit();
+    for (const [given, missing] of [[{ x: 10 }, "y"], [{ y: 10 }, "x"]] as const) {
+      const error = refusal(await kit.call(tool, { target, ...extra, ...given }));
+      assert.equal(error.code, "invalid_arguments", tool);
+      assert.equal(error.field, missing, tool);
+    }
+    assert.deepEqual(kit.pointerCalls(), [], `${tool} sent no pointer input`);
+    assert.equal(kit.fake.calls.some((c) => c.startsWith("keyboard.")), false, `${tool} sent no keys`);
+  }
+});
+
+Deno.test("pointing tools refuse an element token together with x, y", async () => {
+  for (
+    const [tool, extra] of [["click", {}], ["scroll", { direction: "down" }], ["type_text", {
+      text: "a",
+    }]] as const
+  ) {
+    const kit = pointerKit();
+    const ref = fakeElement({ frame: { x: 150, y: 150, width: 40, height: 20 } });
+    const [token] = kit.snapshot([{ role: "push button", label: "b", ref, frame: ref.frame }]);
+    const error = refusal(await kit.call(tool, { element_token: token, x: 10, y: 10, ...extra }));
+    assert.equal(error.code, "invalid_arguments", tool);
+    assert.equal(error.field, "x, y", tool);
+    assert.deepEqual(kit.pointerCalls(), [], `${tool} sent no pointer input`);
+  }
+});
