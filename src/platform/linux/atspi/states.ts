@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ElementState } from "../../types.ts";
 
 /** `AtspiStateType` values used here. */
 export const State = {
@@ -74,18 +75,7 @@ export function stateNames(states: StateSet): string[] {
 }
 
 /** The booleans an accessibility snapshot reports. */
-export interface NodeStates {
-  enabled: boolean;
-  focused: boolean;
-  focusable: boolean;
-  showing: boolean;
-  visible: boolean;
-  editable: boolean;
-  checked: boolean;
-  selected: boolean;
-  /** True when checked/selected is meaningful for the node (checkable or selectable). */
-  toggleable: boolean;
-}
+export type NodeStates = Omit<ElementState, "names">;
 
 /** Decodes the booleans of a state set. GTK4 sets only SENSITIVE, so either bit means enabled. */
 export function decodeStates(states: StateSet): NodeStates {

@@ -177,17 +177,7 @@ export class DBusConnection {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const serial = this.#nextSerial();
     try {
-      this.#enqueue({
-        type: MessageType.METHOD_CALL,
-        flags: 0,
-        serial,
-        destination: call.destination,
-        path: call.path,
-        interface: call.interface,
-        member: call.member,
-        signature: call.signature ?? "",
-        body: (call.body ?? []) as unknown[],
-      });
+      this.#enqueue(methodCallMessage(call, 0, serial));
     } catch (error) {
       return Promise.reject(error); // the arguments do not fit the signature
     }
@@ -197,17 +187,7 @@ export class DBusConnection {
   /** Sends a method call that expects no reply. */
   send(call: MethodCall): void {
     if (this.#closedError) throw this.#closedError;
-    this.#enqueue({
-      type: MessageType.METHOD_CALL,
-      flags: MessageFlag.NO_REPLY_EXPECTED,
-      serial: this.#nextSerial(),
-      destination: call.destination,
-      path: call.path,
-      interface: call.interface,
-      member: call.member,
-      signature: call.signature ?? "",
-      body: (call.body ?? []) as unknown[],
-    });
+    this.#enqueue(methodCallMessage(call, MessageFlag.NO_REPLY_EXPECTED, this.#nextSerial()));
   }
 
   /**
@@ -379,4 +359,19 @@ export class DBusConnection {
       // Already closed.
     }
   }
+}
+
+/** The message of a method call. */
+function methodCallMessage(call: MethodCall, flags: number, serial: number): Message {
+  return {
+    type: MessageType.METHOD_CALL,
+    flags,
+    serial,
+    destination: call.destination,
+    path: call.path,
+    interface: call.interface,
+    member: call.member,
+    signature: call.signature ?? "",
+    body: (call.body ?? []) as unknown[],
+  };
 }
