@@ -5,23 +5,15 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { type JournalEntry, spawnJournalProcess } from "./journal_process.ts";
 
-/** Debian's Python, which has python3-gi; the first `python3` on PATH may not. */
-export const FIXTURE_PYTHON = "/usr/bin/python3";
+export { FIXTURE_PYTHON, type JournalEntry, readJournalFile } from "./journal_process.ts";
+
 /** The fixture app's script. */
 export const FIXTURE_SCRIPT = fileURLToPath(new URL("../fixtures/gtk3_harness.py", import.meta.url));
 
 const READY_TIMEOUT_MS = 15_000;
 const POLL_MS = 20;
-const STDERR_TAIL_CHARS = 4_000;
-
-/** One journal line: a state snapshot after `event` (`ready`, `click`, `key`, `drag`, `exit`, ...). */
-export interface JournalEntry {
-  /** Unix time in milliseconds. */
-  t: number;
-  event: string;
-  [key: string]: unknown;
-}
 
 /** Options of {@linkcode startFixture}. */
 export interface FixtureOptions {
@@ -78,42 +70,13 @@ export async function startFixture(
   env: Record<string, string>,
   options: FixtureOptions = {},
 ): Promise<FixtureApp> {
-  const dir = await Deno.makeTempDir({ prefix: "cua-fixture-" });
-  const journalPath = `${dir}/journal.jsonl`;
-  const args = [FIXTURE_SCRIPT, "--journal", journalPath];
+  const args: string[] = [];
   if (options.title !== undefined) args.push("--title", options.title);
   if (options.x !== undefined) args.push("--x", String(options.x));
   if (options.y !== undefined) args.push("--y", String(options.y));
   if (options.swatch !== undefined) args.push("--swatch", options.swatch);
-  const child = new Deno.Command(FIXTURE_PYTHON, {
-    args,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  })
-    .spawn();
-  let stderr = "";
-  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)) }),
-  ).catch(() => {});
-  let exited = false;
-  const status = child.status.finally(() => exited = true);
-
-  let stopping: Promise<void> | null = null;
-  async function stop(): Promise<void> {
-    stopping ??= (async () => {
-      if (!exited) child.kill("SIGTERM");
-      const timer = setTimeout(() => exited || child.kill("SIGKILL"), 3_000);
-      await status;
-      clearTimeout(timer);
-      await stderrDone;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    })();
-    return await stopping;
-  }
-
-  const readJournal = () => readJournalFile(journalPath);
+  const app = await spawnJournalProcess(FIXTURE_SCRIPT, args, env);
+  const { readJournal, stop } = app;
   async function waitFor(
     predicate: (entry: JournalEntry) => boolean,
     timeoutMs = 5_000,
@@ -127,60 +90,27 @@ export async function startFixture(
         const last = entries.at(-1);
         throw new Error(
           `Fixture journal has no matching entry after ${timeoutMs} ms; last entry: ${JSON.stringify(last)}` +
-            `${stderr === "" ? "" : `\nstderr:\n${stderr}`}`,
+            `${app.stderr() === "" ? "" : `\nstderr:\n${app.stderr()}`}`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
-  const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
-  const deadline = performance.now() + readyTimeoutMs;
-  let ready: JournalEntry | undefined;
-  while (ready === undefined) {
-    ready = (await readJournal()).find((entry) => entry.event === "ready");
-    if (ready !== undefined) break;
-    if (exited || performance.now() > deadline) {
-      const why = exited ? `exited (${(await status).code})` : `was not ready after ${readyTimeoutMs} ms`;
-      await stop();
-      throw new Error(`Fixture app ${why}; DISPLAY=${env.DISPLAY ?? "(inherited)"}\nstderr:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  const ready = await app.ready(options.readyTimeoutMs ?? READY_TIMEOUT_MS, "Fixture app");
 
   return {
-    pid: child.pid,
+    pid: app.pid,
     xid: Number(ready.xid),
     title: String(ready.title),
     swatch: String(ready.swatch),
-    journalPath,
+    journalPath: app.journalPath,
     widgets: (ready.widgets ?? {}) as Record<string, WidgetRect>,
     readJournal,
     waitFor,
-    status,
-    stderr: () => stderr,
+    status: app.status,
+    stderr: app.stderr,
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** Parses a journal file; a missing file or a half-written last line counts as nothing. */
-export async function readJournalFile(path: string): Promise<JournalEntry[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const entries: JournalEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      entries.push(JSON.parse(line) as JournalEntry);
-    } catch {
-      // The app is still writing this line.
-    }
-  }
-  return entries;
 }

@@ -28,6 +28,7 @@ export async function x(program: string, ...args: string[]): Promise<string> {
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
+    signal: AbortSignal.timeout(10_000),
   }).output();
   const decoder = new TextDecoder();
   assert.ok(

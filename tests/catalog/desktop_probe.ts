@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { desktopEnv } from "../_helpers/desktop_env.ts";
+import { x } from "../_helpers/x11_probe.ts";
 
 /** One independent reading of the desktop. */
 export interface DesktopState {
@@ -22,23 +22,7 @@ export interface DesktopState {
 }
 
 /** Runs a program on the test desktop; returns stdout, or throws with its stderr. */
-export async function run(program: string, ...args: string[]): Promise<string> {
-  const output = await new Deno.Command(program, {
-    args,
-    env: desktopEnv(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(10_000),
-  }).output();
-  const decoder = new TextDecoder();
-  if (!output.success) {
-    throw new Error(
-      `${program} ${args.join(" ")} exited ${output.code}: ${decoder.decode(output.stderr).trim()}`,
-    );
-  }
-  return decoder.decode(output.stdout);
-}
+export const run = x;
 
 function windowIds(text: string): number[] {
   return [...text.matchAll(/0x[0-9a-f]+/gi)].map((m) => Number(m[0]));

@@ -6,7 +6,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { FIXTURE_PYTHON, type JournalEntry, readJournalFile } from "../_helpers/fixture_app.ts";
+import { type JournalEntry, spawnJournalProcess } from "../_helpers/journal_process.ts";
 
 const SCRIPT = fileURLToPath(new URL("./sentinel.py", import.meta.url));
 const READY_TIMEOUT_MS = 15_000;
@@ -46,52 +46,18 @@ export async function startSentinel(
   env: Record<string, string>,
   specs: readonly SentinelWindowSpec[],
 ): Promise<Sentinel> {
-  const dir = await Deno.makeTempDir({ prefix: "cua-sentinel-" });
-  const journal = `${dir}/journal.jsonl`;
-  const args = [SCRIPT, "--journal", journal];
+  const args: string[] = [];
   for (const s of specs) args.push("--window", `${s.name}:${s.x},${s.y},${s.width}x${s.height}`);
-  const child = new Deno.Command(FIXTURE_PYTHON, {
-    args,
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  })
-    .spawn();
-  let stderr = "";
-  const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr = (stderr + chunk).slice(-4000)) }),
-  ).catch(() => {});
-  let exited = false;
-  const status = child.status.finally(() => exited = true);
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    stopping ??= (async () => {
-      if (!exited) child.kill("SIGTERM");
-      const timer = setTimeout(() => exited || child.kill("SIGKILL"), 3_000);
-      await status;
-      clearTimeout(timer);
-      await stderrDone;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    })();
-
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  let ready: JournalEntry | undefined;
-  while (!(ready = (await readJournalFile(journal)).find((e) => e.event === "ready"))) {
-    if (exited || performance.now() > deadline) {
-      await stop();
-      throw new Error(`Sentinel ${exited ? "exited" : "was not ready"}; stderr:\n${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const app = await spawnJournalProcess(SCRIPT, args, env);
+  const ready = await app.ready(READY_TIMEOUT_MS, "Sentinel");
   return {
-    pid: child.pid,
+    pid: app.pid,
     windows: ready.windows as Record<string, number>,
     async events() {
-      return (await readJournalFile(journal)).filter((e) => e.event !== "ready") as SentinelEvent[];
+      return (await app.readJournal()).filter((e) => e.event !== "ready") as SentinelEvent[];
     },
-    stop,
-    [Symbol.asyncDispose]: stop,
+    stop: app.stop,
+    [Symbol.asyncDispose]: app.stop,
   };
 }
 
