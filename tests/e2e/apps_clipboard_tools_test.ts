@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { encodePng } from "../../src/core/image/png.ts";
+import { isAlive } from "../../src/platform/linux/proc_fs.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { FIXTURE_PYTHON, startFixture } from "../_helpers/fixture_app.ts";
 import { pngOf, startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";
@@ -27,15 +28,6 @@ const WIDGET_FACTORY_ELEMENTS: [string, string][] = [
 
 /** An installed, visible desktop entry that setup.sh provides (imagemagick) and nothing runs. */
 const INSTALLED_ENTRY = "/usr/share/applications/display-im6.q16.desktop";
-
-function isRunning(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** Reads the CLIPBOARD with GTK in a separate process: text, URIs and the image's size and two pixels. */
 const GTK_READ = `
@@ -118,7 +110,7 @@ Deno.test({
     await t.step("launch_app starts gtk3-widget-factory and returns its window, tree ready", async () => {
       const launched = await driver.ok("launch_app", { launch_path: "gtk3-widget-factory" });
       pid = launched.pid;
-      assert.ok(isRunning(pid), "the process runs");
+      assert.ok(await isAlive(pid), "the process runs");
       const argv = (await Deno.readTextFile(`/proc/${pid}/cmdline`)).split("\0");
       assert.match(argv[0], /gtk3-widget-factory$/);
       assert.equal(launched.running, true);
@@ -209,13 +201,13 @@ Deno.test({
     await t.step("kill_app refuses a process the driver did not launch", async () => {
       await driver.fails("kill_app", { pid: fixture.pid }, "foreign_process_termination_denied");
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.ok(isRunning(fixture.pid), "the fixture still runs");
+      assert.ok(await isAlive(fixture.pid), "the fixture still runs");
       assert.ok(!(await fixture.readJournal()).some((e) => e.event === "exit"), "and never started to exit");
     });
 
     await t.step("kill_app ends the launched process and its window", async () => {
       await driver.ok("kill_app", { pid });
-      await waitFor("the process to be gone", () => Promise.resolve(isRunning(pid) ? null : true), 2_000);
+      await waitFor("the process to be gone", async () => (await isAlive(pid)) ? null : true, 2_000);
       await waitFor(
         "the window to be unmanaged",
         async () => (await clientList()).includes(xid) ? null : true,

@@ -3,8 +3,15 @@ import { DriverError } from "../../src/core/errors.ts";
 import { resolveDesktopPrograms } from "../../src/platform/linux/desktop_programs.ts";
 import { processGroupMembers } from "../../src/platform/linux/desktop_process.ts";
 import { EmbeddedDesktop } from "../../src/platform/linux/embedded_desktop.ts";
+import { isAlive } from "../../src/platform/linux/proc_fs.ts";
 import { e2eRequired } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
+
+/** The pids still running (a zombie waiting for its reaper counts as gone). */
+async function alive(pids: readonly number[]): Promise<number[]> {
+  const live = await Promise.all(pids.map((pid) => isAlive(pid)));
+  return pids.filter((_, i) => live[i]);
+}
 
 function canStartDesktop(): boolean {
   if (Deno.build.os !== "linux") return false;
@@ -23,16 +30,6 @@ async function run(program: string, args: string[], env: Record<string, string>)
   const stderr = new TextDecoder().decode(output.stderr);
   assert.ok(output.success, `${program} ${args.join(" ")} failed: ${stderr}`);
   return new TextDecoder().decode(output.stdout);
-}
-
-/** True while `pid` is a live process (a zombie waiting for its reaper counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 Deno.test({
@@ -73,7 +70,7 @@ Deno.test({
     }
     await desktop.stop();
 
-    assert.deepEqual(pids.filter(isRunning), [], "no desktop process is left");
+    assert.deepEqual(await alive(pids), [], "no desktop process is left");
     assert.deepEqual(pids.flatMap(processGroupMembers), [], "no process is left in the desktop's groups");
     assert.throws(() => Deno.statSync(`/tmp/.X11-unix/X${display.slice(1)}`), "the X socket is gone");
     assert.throws(() => Deno.statSync(env.XDG_RUNTIME_DIR), "the temporary directory is gone");
@@ -99,7 +96,7 @@ Deno.test({
     controller.abort();
     assert.ok(desktop.stopped);
     await desktop.stop();
-    assert.deepEqual(desktop.pids.filter(isRunning), []);
+    assert.deepEqual(await alive(desktop.pids), []);
 
     await assert.rejects(
       EmbeddedDesktop.start({ signal: AbortSignal.abort() }),
