@@ -4,32 +4,14 @@
  *
  * @module
  */
-import type { AxNode } from "../platform/types.ts";
-
-/** Roles that never get an element index (contract: passive roles). */
-const PASSIVE_ROLES = new Set([
-  "label",
-  "static",
-  "static text",
-  "separator",
-  "filler",
-  "image",
-  "icon",
-  "panel",
-  "scroll pane",
-  "viewport",
-  "layered pane",
-  "root pane",
-  "glass pane",
-]);
-
-/** Roles whose selected/checked state is reported. */
-const SELECTABLE_ROLES = /check|radio|toggle|list item|menu item|page tab|tab|tree item|table cell|switch/;
+import { AxInterface, type AxNode } from "../platform/types.ts";
+import { BUTTON_ROLES, PASSIVE_ROLES, SELECTABLE_ROLES } from "./ax_roles.ts";
 
 /** One element row of get_window_state. */
 export interface ElementRow {
   element_index: number;
   element_token: string;
+  /** The platform's role name (what agents see). */
   role: string;
   depth: number;
   label: string;
@@ -68,9 +50,9 @@ export interface ShapeOptions {
 export function isIndexable(node: AxNode): boolean {
   if (!node.enabled) return false;
   if (PASSIVE_ROLES.has(node.role)) return false;
-  return node.actions.length > 0 || node.editable || node.interfaces.includes("value") ||
-    node.interfaces.includes("editable_text") ||
-    (node.role.includes("button") && node.interfaces.includes("component"));
+  return node.actions.length > 0 || node.editable || node.interfaces.includes(AxInterface.Value) ||
+    node.interfaces.includes(AxInterface.EditableText) ||
+    (BUTTON_ROLES.has(node.role) && node.interfaces.includes(AxInterface.Component));
 }
 
 /**
@@ -110,11 +92,11 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
       const value = node.value && node.value !== label ? ` value=${JSON.stringify(node.value)}` : "";
       const actions = node.actions.length ? ` actions=[${node.actions.join(",")}]` : "";
       const state = stateSuffix(node);
-      text = `${indent}- [${index}] ${node.role} ${JSON.stringify(label)}${value}${state}${actions}`;
+      text = `${indent}- [${index}] ${node.platformRole} ${JSON.stringify(label)}${value}${state}${actions}`;
     } else if (label) {
-      text = `${indent}- ${node.role} = ${JSON.stringify(label)}`;
+      text = `${indent}- ${node.platformRole} = ${JSON.stringify(label)}`;
     } else if (node.depth === 0) {
-      text = `${indent}- ${node.role}`;
+      text = `${indent}- ${node.platformRole}`;
     }
     if (text !== null) {
       const matches = query === undefined || text.toLowerCase().includes(query);
@@ -144,13 +126,13 @@ function elementRow(
   const row: ElementRow = {
     element_index: index,
     element_token: `${snapshotId}:${index}`,
-    role: node.role,
+    role: node.platformRole,
     depth: node.depth,
     label,
   };
   if (node.value) row.value = node.value;
   row.enabled = node.enabled;
-  if (node.selected !== null && SELECTABLE_ROLES.test(node.role)) row.selected = node.selected;
+  if (node.selected !== null && SELECTABLE_ROLES.has(node.role)) row.selected = node.selected;
   if (node.focused) row.focused = true;
   for (let p = node.parent; p >= 0; p = nodes[p].parent) {
     const parentIndex = indexOfNode.get(p);
@@ -168,7 +150,7 @@ function elementRow(
 
 function stateSuffix(node: AxNode): string {
   const parts: string[] = [];
-  if (node.selected !== null && SELECTABLE_ROLES.test(node.role)) {
+  if (node.selected !== null && SELECTABLE_ROLES.has(node.role)) {
     parts.push(node.selected ? "checked" : "unchecked");
   }
   if (node.focused) parts.push("focused");

@@ -3,20 +3,30 @@ import { fakeNode } from "../platform/fake/mod.ts";
 import { isIndexable, shapeTree } from "./ax_tree.ts";
 
 const nodes = [
-  fakeNode({ role: "frame", name: "Harness", depth: 0 }),
-  fakeNode({ role: "panel", depth: 1, parent: 0 }),
+  fakeNode({ role: "window", platformRole: "frame", name: "Harness", depth: 0 }),
+  fakeNode({ role: "group", platformRole: "panel", depth: 1, parent: 0 }),
   fakeNode({
-    role: "push button",
+    role: "button",
+    platformRole: "push button",
     name: "Increment",
     depth: 2,
     parent: 1,
     actions: ["click"],
     frame: { x: 1, y: 2, width: 30, height: 20 },
   }),
-  fakeNode({ role: "label", name: "counter=0", depth: 2, parent: 1 }),
-  fakeNode({ role: "check box", name: "Agree", depth: 2, parent: 1, actions: ["click"], selected: true }),
+  fakeNode({ role: "label", platformRole: "label", name: "counter=0", depth: 2, parent: 1 }),
   fakeNode({
-    role: "push button",
+    role: "check_box",
+    platformRole: "check box",
+    name: "Agree",
+    depth: 2,
+    parent: 1,
+    actions: ["click"],
+    selected: true,
+  }),
+  fakeNode({
+    role: "button",
+    platformRole: "push button",
     name: "Disabled",
     depth: 2,
     parent: 1,
@@ -24,7 +34,8 @@ const nodes = [
     enabled: false,
   }),
   fakeNode({
-    role: "text",
+    role: "text_field",
+    platformRole: "text",
     name: "",
     value: "hello",
     depth: 2,

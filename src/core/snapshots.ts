@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { AxInterface, AxRole } from "../platform/types.ts";
 import { DriverError } from "./errors.ts";
 
 /** Snapshots kept per pid before the oldest is evicted. */
@@ -18,7 +19,10 @@ const SNAPSHOT_RE = /^s[0-9a-f]{8}$/;
 /** One indexable element as a snapshot remembers it. */
 export interface SnapshotElement<Ref = unknown> {
   readonly index: number;
-  readonly role: string;
+  /** Neutral role. */
+  readonly role: AxRole;
+  /** The platform's role name, as get_window_state showed it. */
+  readonly platformRole: string;
   readonly label: string;
   /** Back-end handle used to act on the element later (bus name and path on Linux). */
   readonly ref: Ref;
@@ -27,7 +31,7 @@ export interface SnapshotElement<Ref = unknown> {
   /** Action names when the snapshot was taken. */
   readonly actions?: readonly string[];
   /** Interfaces ("text", "editable_text", "value", ...) when the snapshot was taken. */
-  readonly interfaces?: readonly string[];
+  readonly interfaces?: readonly AxInterface[];
 }
 
 /** A registered accessibility snapshot of one window. */

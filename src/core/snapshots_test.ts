@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DriverError } from "./errors.ts";
 import { MAX_SNAPSHOTS_PER_PID, SnapshotStore } from "./snapshots.ts";
 
-const elements = [{ index: 0, role: "push button", label: "OK", ref: "a" }];
+const elements = [{ index: 0, role: "button" as const, platformRole: "push button", label: "OK", ref: "a" }];
 
 function codeOf(fn: () => unknown): string {
   try {

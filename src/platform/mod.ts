@@ -4,8 +4,9 @@
  * @module
  */
 import { createDarwinBackend } from "./darwin/mod.ts";
-import { createLinuxBackend, type DesktopMode } from "./linux/mod.ts";
-import type { Backend } from "./types.ts";
+import { createLinuxBackend, createLinuxSystem, type DesktopMode } from "./linux/mod.ts";
+import type { Backend, SystemBackend } from "./types.ts";
+import { unsupportedSystem } from "./unsupported.ts";
 import { createWindowsBackend } from "./windows/mod.ts";
 
 export type { DesktopMode };
@@ -32,5 +33,21 @@ export async function createBackend(
       return createWindowsBackend();
     default:
       return createDarwinBackend();
+  }
+}
+
+/**
+ * The OS facilities apart from the desktop (processes, programs, packages, sockets) for
+ * `os` (default: this host). Opens no display: for the CLI, the daemon client and anything
+ * that runs before or without a back end.
+ */
+export function systemFor(os: typeof Deno.build.os = Deno.build.os): SystemBackend {
+  switch (os) {
+    case "linux":
+      return createLinuxSystem();
+    case "windows":
+      return unsupportedSystem("windows", "Windows support (user32 + UI Automation through FFI) is planned");
+    default:
+      return unsupportedSystem("darwin", "macOS support (CoreGraphics + AXUIElement through FFI) is planned");
   }
 }

@@ -4,8 +4,17 @@
  * Window ids are opaque numbers (an XID on X11, an HWND on Windows, a CGWindowID on
  * macOS). Coordinates are screen points, origin top-left of the primary display.
  *
+ * The accessibility vocabulary and interface live in `ax_types.ts`, the OS facilities
+ * apart from the desktop (processes, programs, packages, sockets, files) in
+ * `system_types.ts`; both are re-exported here, the one module tools and the core import.
+ *
  * @module
  */
+import type { AccessibilityBackend } from "./ax_types.ts";
+import type { PackageInstallOutcome, PackageInstallPlan, SystemBackend } from "./system_types.ts";
+
+export * from "./ax_types.ts";
+export * from "./system_types.ts";
 
 /** A point in screen points. */
 export interface Point {
@@ -97,6 +106,15 @@ export interface CursorPosition extends Point {
   source: string;
 }
 
+/** Where ffmpeg grabs the screen from on this desktop (start_recording's video). */
+export interface ScreenRecordingSource {
+  /** ffmpeg input options up to and including `-i <device>` (x11grab, gdigrab, avfoundation). */
+  ffmpegInput: string[];
+  /** Size of the grabbed area in pixels, even (yuv420p). */
+  width: number;
+  height: number;
+}
+
 /** Screen capture and display geometry. */
 export interface ScreenBackend {
   displays(): Promise<DisplayInfo[]>;
@@ -105,6 +123,13 @@ export interface ScreenBackend {
   captureDisplay(displayId: string): Promise<RawImage>;
   /** Captures a window's client area; the result matches `bounds` of the window. */
   captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }>;
+  /**
+   * Where a screen recorder grabs the whole desktop (every display), at `frameRate`, with
+   * or without the real pointer drawn.
+   *
+   * @throws {DriverError} `unsupported_platform` where no grabber reaches this desktop (Wayland).
+   */
+  recordingSource(options: { frameRate: number; drawCursor: boolean }): Promise<ScreenRecordingSource>;
 }
 
 /** Window listing and arrangement. */
@@ -132,101 +157,6 @@ export interface AppBackend {
   isAlive(pid: number): Promise<boolean>;
   /** Start time of a process, to detect pid reuse; null if unknown. */
   startTime(pid: number): Promise<string | null>;
-}
-
-/** One accessible node, as the platform reports it. */
-export interface AxNode {
-  /** Platform role name (AT-SPI role names on Linux: "push button", "check box", ...). */
-  role: string;
-  name: string;
-  description: string;
-  /** Current value or text content, if any. */
-  value: string | null;
-  /** Depth below the window's root node (the root is 0). */
-  depth: number;
-  /** Index of the parent in the node list; -1 for the root. */
-  parent: number;
-  enabled: boolean;
-  focused: boolean;
-  /** Checked or selected state for toggles, items and tabs; null when not applicable. */
-  selected: boolean | null;
-  showing: boolean;
-  editable: boolean;
-  focusable: boolean;
-  /** Action names, in the platform's order. */
-  actions: string[];
-  /** Capabilities the node supports: "action", "value", "text", "editable_text", "component", "selection". */
-  interfaces: string[];
-  /** Screen-absolute frame, when known. */
-  frame: Rect | null;
-  /** Opaque handle the back end uses to act on the node later. */
-  ref: unknown;
-}
-
-/** Options for an accessibility snapshot. */
-export interface AxSnapshotOptions {
-  /** Stop after this many nodes. */
-  maxNodes: number;
-  /** Do not descend below this depth. */
-  maxDepth: number;
-}
-
-/** The accessibility tree of one window. */
-export interface AxTree {
-  nodes: AxNode[];
-  /** True when the walk stopped early (node or depth budget). */
-  truncated: boolean;
-  /** Set when the tree could not be read; nodes may then be empty. */
-  error: string | null;
-}
-
-/** An element's states as booleans plus every state name. */
-export interface ElementState {
-  enabled: boolean;
-  focused: boolean;
-  focusable: boolean;
-  showing: boolean;
-  visible: boolean;
-  editable: boolean;
-  checked: boolean;
-  selected: boolean;
-  /** True when checked/selected is meaningful for the element. */
-  toggleable: boolean;
-  names: string[];
-}
-
-/** A numeric value and its range. */
-export interface ValueRange {
-  current: number;
-  min: number;
-  max: number;
-  /** Smallest step; 0 when the platform does not say. */
-  step: number;
-}
-
-/**
- * Accessibility trees and operations on one element. `ref` is the opaque handle
- * an {@linkcode AxNode} carried; a ref whose object is gone throws `stale_element_token`.
- */
-export interface AccessibilityBackend {
-  /** The accessibility tree of the window `windowId` owned by `pid`. */
-  tree(pid: number, windowId: number, options: AxSnapshotOptions, signal: AbortSignal): Promise<AxTree>;
-  /** Action names, in the platform's order. */
-  actionNames(ref: unknown): Promise<string[]>;
-  /** Invokes the named action; false when the toolkit refused. */
-  doAction(ref: unknown, actionName: string): Promise<boolean>;
-  state(ref: unknown): Promise<ElementState>;
-  /** Screen-absolute frame, or null when the element has no geometry. */
-  frame(ref: unknown): Promise<Rect | null>;
-  /** Full text of a text element. */
-  text(ref: unknown): Promise<string>;
-  /** Caret offset in characters, -1 when unknown. */
-  caretOffset(ref: unknown): Promise<number>;
-  insertText(ref: unknown, offset: number, text: string): Promise<boolean>;
-  setText(ref: unknown, text: string): Promise<boolean>;
-  value(ref: unknown): Promise<ValueRange>;
-  setValue(ref: unknown, value: number): Promise<void>;
-  grabFocus(ref: unknown): Promise<boolean>;
 }
 
 /** What the clipboard holds. */
@@ -293,7 +223,18 @@ export interface RawKeyboard {
 }
 
 /** The toolkit of an app, deciding which background routes land. */
-export type Toolkit = "gtk3" | "gtk4" | "qt" | "chromium" | "webkit" | "unknown";
+export type Toolkit =
+  | "gtk3"
+  | "gtk4"
+  | "qt"
+  | "chromium"
+  | "webkit"
+  | "win32"
+  | "wpf"
+  | "uwp"
+  | "appkit"
+  | "java"
+  | "unknown";
 
 /** What input may disturb, read at one moment. */
 export interface DesktopObservation {
@@ -425,24 +366,10 @@ export interface PerceptionStatus {
 }
 
 /** How the engine is installed through the system package manager. */
-export interface PerceptionInstallPlan {
-  /** "apt-get". */
-  manager: string;
-  /** The command as a person would type it, without sudo. */
-  command: string[];
-  /** How it would run: as root, through `sudo -n`, or not at all (neither is available). */
-  privilege: "root" | "sudo" | "unavailable";
-}
+export type PerceptionInstallPlan = PackageInstallPlan;
 
 /** What an install attempt did. */
-export interface PerceptionInstallOutcome {
-  /** Each command run, as argv (including sudo when used). */
-  ran: string[][];
-  /** Exit code of the last command run. */
-  exitCode: number;
-  /** The last lines of its output. */
-  outputTail: string;
-}
+export type PerceptionInstallOutcome = PackageInstallOutcome;
 
 /**
  * Local, CPU-only text recognition on a screenshot (no network, no remote model).
@@ -476,6 +403,8 @@ export interface Backend {
   readonly input: InputBackend;
   /** The agent-cursor overlay. */
   readonly agentCursor: AgentCursorBackend;
+  /** Processes, programs, package installs, local sockets and files. */
+  readonly system: SystemBackend;
   /** Local text recognition on screenshots (parse_visual_regions); absent where not implemented. */
   readonly perception?: PerceptionBackend;
   /** Probes each facility the driver needs; a missing one is a failed check, not a throw. */

@@ -5,17 +5,47 @@
  * @module
  */
 import { DriverError } from "../core/errors.ts";
-import type { Backend } from "./types.ts";
+import type { Backend, SystemBackend } from "./types.ts";
+
+function refusal(os: string, planned: string, what: string): DriverError {
+  return new DriverError("unsupported_platform", `${what} is not implemented on ${os} yet`, {
+    platform: os,
+    hint: `${planned}; use a Linux X11 desktop for now`,
+  });
+}
+
+/** A system facility for `os` whose asynchronous operations refuse; the synchronous ones answer safely. */
+export function unsupportedSystem(os: "darwin" | "windows", planned: string): SystemBackend {
+  const refuse = (what: string) => () => Promise.reject(refusal(os, planned, `system.${what}`));
+  return {
+    findExecutable: refuse("findExecutable"),
+    run: refuse("run"),
+    spawn: refuse("spawn"),
+    processExecutable: () => Promise.resolve(null),
+    processCommandLine: () => Promise.resolve(null),
+    ownsTcpListener: () => Promise.resolve(null),
+    isElevated: () => false,
+    ownedByUser: () => Promise.resolve(null),
+    classifyDirectory: () => "other",
+    cacheDir: () => {
+      throw refusal(os, planned, "system.cacheDir");
+    },
+    monotonicMs: () => Math.round(performance.now()),
+    packages: null,
+    sockets: {
+      defaultAddress: () => {
+        throw refusal(os, planned, "system.sockets");
+      },
+      listen: refuse("sockets.listen"),
+      connect: refuse("sockets.connect"),
+      exists: () => false,
+    },
+  };
+}
 
 /** Builds a back end for `os` that refuses every call with a structured error. */
 export function unsupportedBackend(os: "darwin" | "windows", planned: string): Backend {
-  const refuse = (what: string) => () =>
-    Promise.reject(
-      new DriverError("unsupported_platform", `${what} is not implemented on ${os} yet`, {
-        platform: os,
-        hint: `${planned}; use a Linux X11 desktop for now`,
-      }),
-    );
+  const refuse = (what: string) => () => Promise.reject(refusal(os, planned, what));
   const facility = (area: string) =>
     new Proxy({}, { get: (_target, property) => refuse(`${area}.${String(property)}`) });
   return {
@@ -27,6 +57,7 @@ export function unsupportedBackend(os: "darwin" | "windows", planned: string): B
     accessibility: facility("accessibility") as Backend["accessibility"],
     clipboard: facility("clipboard") as Backend["clipboard"],
     input: facility("input") as Backend["input"],
+    system: unsupportedSystem(os, planned),
     agentCursor: {
       unavailableReason: () => `the agent cursor overlay is not implemented on ${os} yet`,
       draw: () => {},

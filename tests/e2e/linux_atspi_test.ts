@@ -102,7 +102,10 @@ Deno.test({
         assert.equal(tree.error, null);
         assert.equal(tree.nodes[0].depth, 0);
         assert.equal(tree.nodes[0].parent, -1);
-        assert.ok(["frame", "window", "dialog"].includes(tree.nodes[0].role), tree.nodes[0].role);
+        assert.ok(
+          ["frame", "window", "dialog"].includes(tree.nodes[0].platformRole),
+          tree.nodes[0].platformRole,
+        );
         tree.nodes.forEach((node, i) => {
           if (i === 0) return;
           assert.ok(node.parent >= 0 && node.parent < i, `node ${i} comes after its parent`);
@@ -111,7 +114,9 @@ Deno.test({
       });
 
       await t.step("push buttons carry names, actions and frames inside the window", () => {
-        const buttons = tree.nodes.filter((n) => n.role === "push button" && KNOWN_BUTTONS.includes(n.name));
+        const buttons = tree.nodes.filter((n) =>
+          n.platformRole === "push button" && KNOWN_BUTTONS.includes(n.name)
+        );
         assert.ok(buttons.length > 0, "a known widget-factory button is present");
         const button = buttons.find((n) => n.frame !== null)!;
         assert.ok(button, "a known button has a frame");
@@ -121,18 +126,23 @@ Deno.test({
         );
         assert.ok(button.actions.includes("click"), `actions ${button.actions}`);
         assert.ok(button.interfaces.includes("action") && button.interfaces.includes("component"));
+        assert.ok(buttons.every((n) => n.role === "button"), "push buttons map to the neutral button role");
       });
 
       await t.step("check boxes report their checked state", () => {
-        const boxes = tree.nodes.filter((n) => n.role === "check box");
+        const boxes = tree.nodes.filter((n) => n.platformRole === "check box");
+        assert.ok(
+          boxes.every((n) => n.role === "check_box"),
+          "check boxes map to the neutral check_box role",
+        );
         assert.ok(boxes.some((n) => n.selected === true), "a checked check box");
         assert.ok(boxes.some((n) => n.selected === false), "an unchecked check box");
       });
 
       await t.step("values and text are filled in", () => {
         assert.ok(tree.nodes.some((n) => n.role === "slider" && n.value !== null && n.frame !== null));
-        assert.ok(tree.nodes.some((n) => n.role === "text" && n.value === "entry"));
-        assert.ok(tree.nodes.some((n) => n.role === "table cell"), "tree view cells are read");
+        assert.ok(tree.nodes.some((n) => n.platformRole === "text" && n.value === "entry"));
+        assert.ok(tree.nodes.some((n) => n.platformRole === "table cell"), "tree view cells are read");
       });
 
       await t.step("doAction toggles a toggle button and getState sees it", async () => {
@@ -161,7 +171,7 @@ Deno.test({
       });
 
       await t.step("text operations edit an entry", async () => {
-        const entry = tree.nodes.find((n) => n.role === "text" && n.enabled && n.value === "entry")!;
+        const entry = tree.nodes.find((n) => n.platformRole === "text" && n.enabled && n.value === "entry")!;
         assert.equal(await ax.text(entry.ref), "entry");
         assert.equal(await ax.setText(entry.ref, "héllo"), true);
         assert.equal(await ax.insertText(entry.ref, 5, " wörld"), true);
@@ -197,7 +207,7 @@ Deno.test({
 
 function enabled(tree: AxTree, role: string, name?: string): AxNode {
   const node = tree.nodes.find((n) =>
-    n.role === role && n.enabled && n.showing && (name === undefined || n.name === name)
+    n.platformRole === role && n.enabled && n.showing && (name === undefined || n.name === name)
   );
   assert.ok(node, `an enabled ${role}${name ? ` "${name}"` : ""}`);
   return node;

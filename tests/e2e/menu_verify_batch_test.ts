@@ -124,7 +124,7 @@ Deno.test({
           { maxNodes: 5000, maxDepth: 64 },
           AbortSignal.timeout(5000),
         );
-        const menu = tree.nodes.find((n) => n.role === "menu" && n.name === "Window")!;
+        const menu = tree.nodes.find((n) => n.platformRole === "menu" && n.name === "Window")!;
         await ax.doAction(menu.ref, "click"); // pops the menu up, with its grab
         await new Promise((resolve) => setTimeout(resolve, 300));
         const clicks = (await events(app, "click")).length;
@@ -297,7 +297,7 @@ function lazyMenus(tree: AxTree): AxTree {
   const newIndex = new Map<number, number>();
   const underBar = (i: number): boolean => {
     for (let p = tree.nodes[i].parent; p >= 0; p = tree.nodes[p].parent) {
-      if (tree.nodes[p].role === "menu bar") return true;
+      if (tree.nodes[p].platformRole === "menu bar") return true;
     }
     return false;
   };

@@ -6,28 +6,31 @@
  *
  * @module
  */
-import type { AxNode } from "../../src/platform/types.ts";
+import { type AxNode, AxRole } from "../../src/platform/types.ts";
 
 /** Roles a path segment may name. */
-const ITEM_ROLES: ReadonlySet<string> = new Set([
-  "menu",
-  "menu item",
-  "check menu item",
-  "radio menu item",
-  "tearoff menu item",
+const ITEM_ROLES: ReadonlySet<AxRole> = new Set<AxRole>([
+  AxRole.Menu,
+  AxRole.MenuItem,
+  AxRole.CheckMenuItem,
+  AxRole.RadioMenuItem,
 ]);
 
 /**
- * Containers some toolkits put between a menu and its items (Qt: menu item, then a
- * popup menu, then the items); looked through, never matched.
+ * Containers some toolkits put between a menu and its items, looked through and never
+ * matched: groups and sections, an unnamed menu, and a menu right under an item (Qt and
+ * UI Automation: menu item, then its popup menu, then the items).
  */
-const TRANSPARENT_ROLES: ReadonlySet<string> = new Set([
-  "popup menu",
-  "panel",
-  "filler",
-  "section",
-  "grouping",
-]);
+const TRANSPARENT_ROLES: ReadonlySet<AxRole> = new Set<AxRole>([AxRole.Group, AxRole.Section]);
+
+function transparent(nodes: readonly AxNode[], i: number): boolean {
+  const node = nodes[i];
+  if (TRANSPARENT_ROLES.has(node.role)) return true;
+  if (node.role !== AxRole.Menu) return false;
+  const parent = nodes[node.parent];
+  return node.name === "" ||
+    (parent !== undefined && parent.role !== AxRole.Menu && ITEM_ROLES.has(parent.role));
+}
 
 /** Why a segment could not be resolved. */
 export type MenuPathProblem =
@@ -65,18 +68,15 @@ export function menuItems(nodes: readonly AxNode[], children: readonly number[][
   const stack = [...children[parent]].reverse();
   while (stack.length > 0) {
     const i = stack.pop()!;
-    const role = nodes[i].role;
-    if (ITEM_ROLES.has(role) && nodes[i].name !== "") items.push(i);
-    else if (TRANSPARENT_ROLES.has(role) || (role === "menu" && nodes[i].name === "")) {
-      stack.push(...[...children[i]].reverse());
-    }
+    if (transparent(nodes, i)) stack.push(...[...children[i]].reverse());
+    else if (ITEM_ROLES.has(nodes[i].role) && nodes[i].name !== "") items.push(i);
   }
   return items;
 }
 
 /** The items of every menu bar of the window, in tree order. */
 export function menuBarItems(nodes: readonly AxNode[], children: readonly number[][]): number[] | null {
-  const bars = nodes.flatMap((node, i) => node.role === "menu bar" ? [i] : []);
+  const bars = nodes.flatMap((node, i) => node.role === AxRole.MenuBar ? [i] : []);
   if (bars.length === 0) return null;
   return bars.flatMap((bar) => menuItems(nodes, children, bar));
 }
@@ -109,6 +109,6 @@ export function resolveMenuPath(
 }
 
 /** True for items whose checked state is their effect (check and radio menu items). */
-export function isToggleItem(role: string): boolean {
-  return role === "check menu item" || role === "radio menu item";
+export function isToggleItem(role: AxRole): boolean {
+  return role === AxRole.CheckMenuItem || role === AxRole.RadioMenuItem;
 }

@@ -27,7 +27,9 @@ export const PredicateSchema = z.strictObject({
   }).nullable().optional(),
   element: z.strictObject({
     selector: z.strictObject({
-      role: z.string().min(1).optional().describe('Accessibility role, e.g. "push button", "label"'),
+      role: z.string().min(1).optional().describe(
+        'Accessibility role as get_window_state shows it (e.g. "push button", "label") or its neutral name ("button")',
+      ),
       label_contains: z.string().min(1).optional().describe(
         "Case-sensitive substring of the element's label (its name, else its value or description)",
       ),
@@ -174,12 +176,12 @@ async function evaluateElement(
       reason: "multi_match",
       observed: {
         matches: matches.length,
-        candidates: matches.slice(0, MAX_CANDIDATES).map((n) => ({ role: n.role, label: label(n) })),
+        candidates: matches.slice(0, MAX_CANDIDATES).map((n) => ({ role: n.platformRole, label: label(n) })),
       },
     };
   }
   const node = matches[0];
-  const observed: Record<string, unknown> = { matches: 1, role: node.role, label: label(node) };
+  const observed: Record<string, unknown> = { matches: 1, role: node.platformRole, label: label(node) };
   let failed = false;
   let unsupported = false;
   if (check.enabled != null) {
@@ -202,9 +204,15 @@ async function evaluateElement(
   return { status: "satisfied", reason: null, observed };
 }
 
-/** True when a node matches a selector (role case-insensitively, `_`/`-` read as spaces). */
+/**
+ * True when a node matches a selector. The role matches the platform's role name or the
+ * neutral one, case-insensitively, `_`/`-` read as spaces ("push button" or "button").
+ */
 export function selects(selector: { role?: string; label_contains?: string }, node: AxNode): boolean {
-  if (selector.role !== undefined && normalizeRole(selector.role) !== normalizeRole(node.role)) return false;
+  if (selector.role !== undefined) {
+    const wanted = normalizeRole(selector.role);
+    if (wanted !== normalizeRole(node.platformRole) && wanted !== normalizeRole(node.role)) return false;
+  }
   if (selector.label_contains !== undefined && !label(node).includes(selector.label_contains)) return false;
   return true;
 }

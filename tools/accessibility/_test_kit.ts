@@ -10,14 +10,14 @@ import type { ToolResult } from "../../src/core/result.ts";
 import { RuntimeState } from "../../src/core/runtime_state.ts";
 import type { AnyTool } from "../../src/core/tool.ts";
 import { FakeBackend, fakeNode } from "../../src/platform/fake/mod.ts";
-import type { AxNode, AxTree } from "../../src/platform/types.ts";
+import type { AxNode, AxRole, AxTree } from "../../src/platform/types.ts";
 
 /** The fake window every kit has. */
 export const PID = 4242;
 export const WINDOW = 77;
 
 /** A node of a tree spec: an AxNode's fields plus its children. */
-export type NodeSpec = Partial<AxNode> & { role: string; children?: NodeSpec[] };
+export type NodeSpec = Partial<AxNode> & { role: AxRole; children?: NodeSpec[] };
 
 /** Flattens a nested spec into a pre-order AxTree with parent links and depths. */
 export function treeOf(root: NodeSpec, extra: Partial<AxTree> = {}): AxTree {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type FakeElement, fakeElement } from "../../src/platform/fake/mod.ts";
-import type { AxTree } from "../../src/platform/types.ts";
+import type { AxRole, AxTree } from "../../src/platform/types.ts";
 import invoke_menu from "./invoke_menu.ts";
 import { type NodeSpec, PID, textOf, toolKit, treeOf, WINDOW } from "./_test_kit.ts";
 
@@ -9,8 +9,8 @@ const target = { pid: PID, window_id: WINDOW };
 /** frame > menu bar > Window (menu) > Arrange (menu) > Left / Right, plus View > Grid (check item). */
 function menuApp(options: { lazy?: boolean; disabled?: string; duplicate?: string } = {}) {
   const refs: Record<string, FakeElement> = {};
-  const item = (role: string, name: string, children?: NodeSpec[]): NodeSpec => {
-    refs[name] ??= fakeElement({ actions: ["click"], toggleable: role === "check menu item" });
+  const item = (role: AxRole, name: string, children?: NodeSpec[]): NodeSpec => {
+    refs[name] ??= fakeElement({ actions: ["click"], toggleable: role === "check_menu_item" });
     return {
       role,
       name,
@@ -24,19 +24,24 @@ function menuApp(options: { lazy?: boolean; disabled?: string; duplicate?: strin
   const tree = (): AxTree => {
     // Lazy toolkits expose a menu's items only once it was opened.
     const open = (name: string) => !options.lazy || (refs[name]?.activations ?? 0) > 0;
-    const arrange = open("Arrange") ? [item("menu item", "Left"), item("menu item", "Right")] : [];
+    const arrange = open("Arrange") ? [item("menu_item", "Left"), item("menu_item", "Right")] : [];
     const windowItems = open("Window") ? [item("menu", "Arrange", arrange)] : [];
-    if (options.duplicate) windowItems.push(item("menu item", options.duplicate));
+    if (options.duplicate) windowItems.push(item("menu_item", options.duplicate));
     return treeOf({
-      role: "frame",
+      role: "window",
+      platformRole: "frame",
       name: "App",
       children: [{
-        role: "menu bar",
+        role: "menu_bar",
+        platformRole: "menu bar",
         children: [
           item("menu", "Window", windowItems),
-          item("menu", "View", [{ role: "separator" }, item("check menu item", "Grid")]),
+          item("menu", "View", [
+            { role: "separator", platformRole: "separator" },
+            item("check_menu_item", "Grid"),
+          ]),
         ],
-      }, { role: "push button", name: "OK", actions: ["click"] }],
+      }, { role: "button", platformRole: "push button", name: "OK", actions: ["click"] }],
     });
   };
   return { refs, tree };
@@ -136,7 +141,13 @@ Deno.test("invoke_menu tool confirms a check menu item by its flipped state", as
 
 Deno.test("invoke_menu tool refuses a window without a menu bar and bad paths before reading anything", async () => {
   const kit = toolKit([invoke_menu]);
-  kit.serveTrees(() => treeOf({ role: "frame", children: [{ role: "push button", name: "OK" }] }));
+  kit.serveTrees(() =>
+    treeOf({
+      role: "window",
+      platformRole: "frame",
+      children: [{ role: "button", platformRole: "push button", name: "OK" }],
+    })
+  );
   const none = await kit.call("invoke_menu", { ...target, path: ["File"] });
   assert.equal(none.structuredContent?.reason, "no_menu_bar");
 

@@ -9,20 +9,34 @@ const target = { pid: PID, window_id: WINDOW };
 /** A window with a counter label, two buttons and a check box. */
 function app(counter = 0, checked = false): AxTree {
   return treeOf({
-    role: "frame",
+    role: "window",
+    platformRole: "frame",
     name: "App",
     children: [
-      { role: "push button", name: "Increment", actions: ["click"] },
-      { role: "push button", name: "Reset", actions: ["click"], enabled: false },
-      { role: "check box", name: "I agree", selected: checked, actions: ["click"] },
+      { role: "button", platformRole: "push button", name: "Increment", actions: ["click"] },
+      { role: "button", platformRole: "push button", name: "Reset", actions: ["click"], enabled: false },
+      {
+        role: "check_box",
+        platformRole: "check box",
+        name: "I agree",
+        selected: checked,
+        actions: ["click"],
+      },
       {
         role: "label",
+        platformRole: "label",
         name: `counter=${counter}`,
         interfaces: ["component", "text"],
         ref: fakeElement({ text: `counter=${counter}` }),
       },
-      { role: "text", name: "entry", interfaces: ["component", "text"], ref: fakeElement({ text: "" }) },
-      { role: "push button", name: "Hidden", showing: false },
+      {
+        role: "text_field",
+        platformRole: "text",
+        name: "entry",
+        interfaces: ["component", "text"],
+        ref: fakeElement({ text: "" }),
+      },
+      { role: "button", platformRole: "push button", name: "Hidden", showing: false },
     ],
   });
 }
@@ -110,7 +124,12 @@ Deno.test("verify_state tool answers unknown for multi_match, target_missing and
 });
 
 Deno.test("verify_state tool never satisfies a predicate from a degraded tree", async () => {
-  for (const degraded of [{ nodes: [], truncated: false, error: "no bridge" }, treeOf({ role: "frame" })]) {
+  for (
+    const degraded of [
+      { nodes: [], truncated: false, error: "no bridge" },
+      treeOf({ role: "window", platformRole: "frame" }),
+    ]
+  ) {
     const kit = kitWith(() => degraded);
     const result = await kit.call("verify_state", {
       ...target,

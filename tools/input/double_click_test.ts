@@ -26,7 +26,13 @@ Deno.test("double_click tool presses left twice with the private pointer at the 
 Deno.test("double_click tool goes to an element's centre by pixel (AT-SPI has no double-click)", async () => {
   const kit = pointerKit();
   const ref = fakeElement({ frame: { x: 300, y: 200, width: 40, height: 20 } });
-  const [token] = kit.snapshot([{ role: "push button", label: "btn-double", ref, frame: ref.frame }]);
+  const [token] = kit.snapshot([{
+    role: "button",
+    platformRole: "push button",
+    label: "btn-double",
+    ref,
+    frame: ref.frame,
+  }]);
   const result = await kit.call("double_click", { element_token: token });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.equal(ref.activations, 0, "no accessibility action");

@@ -37,7 +37,13 @@ Deno.test("drag tool refuses when any point of the path is covered, before press
 Deno.test("drag tool confirms a slider under the start point by its value", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 0, frame: { x: 110, y: 110, width: 300, height: 20 } });
-  kit.snapshot([{ role: "slider", label: "sld-value", ref: slider, frame: slider.frame }]);
+  kit.snapshot([{
+    role: "slider",
+    platformRole: "slider",
+    label: "sld-value",
+    ref: slider,
+    frame: slider.frame,
+  }]);
   kit.fake.onPointer = (_pointer, what) => {
     if (what === "up left") slider.value = 40;
   };
@@ -50,7 +56,13 @@ Deno.test("drag tool confirms a slider under the start point by its value", asyn
 Deno.test("drag tool reports suspected_noop when the slider did not move", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 7, frame: { x: 110, y: 110, width: 300, height: 20 } });
-  kit.snapshot([{ role: "slider", label: "sld-value", ref: slider, frame: slider.frame }]);
+  kit.snapshot([{
+    role: "slider",
+    platformRole: "slider",
+    label: "sld-value",
+    ref: slider,
+    frame: slider.frame,
+  }]);
   const result = await kit.call("drag", { target, ...line });
   assert.equal(result.structuredContent?.effect, "suspected_noop");
   assert.deepEqual(result.structuredContent?.escalation, { target: "foreground", reason: "suspected_noop" });

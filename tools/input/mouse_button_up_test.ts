@@ -41,7 +41,13 @@ Deno.test("mouse_button_up tool releases even when the window has gone", async (
 Deno.test("mouse_button_up tool confirms a slider pressed by mouse_button_down", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 3, frame: { x: 110, y: 110, width: 300, height: 20 } });
-  kit.snapshot([{ role: "slider", label: "sld-value", ref: slider, frame: slider.frame }]);
+  kit.snapshot([{
+    role: "slider",
+    platformRole: "slider",
+    label: "sld-value",
+    ref: slider,
+    frame: slider.frame,
+  }]);
   await kit.call("mouse_button_down", { target, x: 10, y: 10 });
   slider.value = 60;
   const result = await kit.call("mouse_button_up", {});

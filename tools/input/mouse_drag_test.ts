@@ -52,7 +52,13 @@ Deno.test("mouse_drag tool refuses a covered path and keeps the button held", as
 Deno.test("mouse_drag tool confirms a held slider's value change", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 0, frame: { x: 110, y: 110, width: 300, height: 20 } });
-  kit.snapshot([{ role: "slider", label: "sld-value", ref: slider, frame: slider.frame }]);
+  kit.snapshot([{
+    role: "slider",
+    platformRole: "slider",
+    label: "sld-value",
+    ref: slider,
+    frame: slider.frame,
+  }]);
   await kit.call("mouse_button_down", { target, x: 10, y: 10 });
   kit.fake.onPointer = (_p, what) => {
     if (what.startsWith("move")) slider.value = 25;

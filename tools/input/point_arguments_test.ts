@@ -34,7 +34,13 @@ Deno.test("pointing tools refuse an element token together with x, y", async () 
   ) {
     const kit = pointerKit();
     const ref = fakeElement({ frame: { x: 150, y: 150, width: 40, height: 20 } });
-    const [token] = kit.snapshot([{ role: "push button", label: "b", ref, frame: ref.frame }]);
+    const [token] = kit.snapshot([{
+      role: "button",
+      platformRole: "push button",
+      label: "b",
+      ref,
+      frame: ref.frame,
+    }]);
     const error = refusal(await kit.call(tool, { element_token: token, x: 10, y: 10, ...extra }));
     assert.equal(error.code, "invalid_arguments", tool);
     assert.equal(error.field, "x, y", tool);

@@ -13,18 +13,21 @@ function kit() {
   const left = fakeElement({ actions: ["click"] });
   k.serveTrees(() =>
     treeOf({
-      role: "frame",
+      role: "window",
+      platformRole: "frame",
       name: "App",
       children: [
         {
-          role: "menu bar",
+          role: "menu_bar",
+          platformRole: "menu bar",
           children: [{
             role: "menu",
+            platformRole: "menu",
             name: "Window",
-            children: [{ role: "menu item", name: "Left", ref: left }],
+            children: [{ role: "menu_item", platformRole: "menu item", name: "Left", ref: left }],
           }],
         },
-        { role: "push button", name: "Increment", actions: ["click"], ref: button },
+        { role: "button", platformRole: "push button", name: "Increment", actions: ["click"], ref: button },
       ],
     })
   );

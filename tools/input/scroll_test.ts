@@ -38,7 +38,12 @@ Deno.test("scroll tool without a point or element scrolls at the window's centre
 Deno.test("scroll tool fires an element's scroll action `amount` times through AT-SPI", async () => {
   const kit = pointerKit();
   const pane = fakeElement({ actions: ["scrollUp", "scrollDown"], hasValue: false });
-  const [token] = kit.snapshot([{ role: "scroll pane", label: "list", ref: pane }]);
+  const [token] = kit.snapshot([{
+    role: "scroll_area",
+    platformRole: "scroll pane",
+    label: "list",
+    ref: pane,
+  }]);
   const result = await kit.call("scroll", { element_token: token, direction: "down", amount: 4 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.equal(result.structuredContent?.route, "accessibility");
@@ -51,7 +56,7 @@ Deno.test("scroll tool fires an element's scroll action `amount` times through A
 Deno.test("scroll tool moves a slider's value by step x amount and confirms it", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 10 });
-  const [token] = kit.snapshot([{ role: "slider", label: "sld-value", ref: slider }]);
+  const [token] = kit.snapshot([{ role: "slider", platformRole: "slider", label: "sld-value", ref: slider }]);
   const result = await kit.call("scroll", { element_token: token, direction: "right", amount: 5 });
   assert.equal(result.structuredContent?.effect, "confirmed");
   assert.deepEqual(result.structuredContent?.evidence, [{ kind: "value_readback" }]);
@@ -63,7 +68,7 @@ Deno.test("scroll tool moves a slider's value by step x amount and confirms it",
 Deno.test("scroll tool reports a value already at its limit as suspected_noop and sets nothing", async () => {
   const kit = pointerKit();
   const slider = fakeElement({ actions: [], value: 100 });
-  const [token] = kit.snapshot([{ role: "slider", label: "sld-value", ref: slider }]);
+  const [token] = kit.snapshot([{ role: "slider", platformRole: "slider", label: "sld-value", ref: slider }]);
   const result = await kit.call("scroll", { element_token: token, direction: "down" });
   assert.equal(result.structuredContent?.effect, "suspected_noop");
   assert.ok(!kit.fake.calls.includes("ax.setValue"));
@@ -76,7 +81,13 @@ Deno.test("scroll tool wheels at an element without scroll actions or value", as
     hasValue: false,
     frame: { x: 150, y: 150, width: 100, height: 50 },
   });
-  const [token] = kit.snapshot([{ role: "panel", label: "area", ref: area, frame: area.frame }]);
+  const [token] = kit.snapshot([{
+    role: "group",
+    platformRole: "panel",
+    label: "area",
+    ref: area,
+    frame: area.frame,
+  }]);
   const result = await kit.call("scroll", { element_token: token, direction: "down", amount: 1 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.deepEqual(kit.pointerCalls().filter((c) => !c.endsWith("releaseAll")), [
@@ -88,7 +99,7 @@ Deno.test("scroll tool wheels at an element without scroll actions or value", as
 Deno.test("scroll tool confirms a pixel scroll by the scroll bar beside the point", async () => {
   const kit = pointerKit();
   const bar = fakeElement({ actions: [], value: 0, frame: { x: 380, y: 150, width: 12, height: 120 } });
-  kit.snapshot([{ role: "scroll bar", label: "", ref: bar, frame: bar.frame }]);
+  kit.snapshot([{ role: "scroll_bar", platformRole: "scroll bar", label: "", ref: bar, frame: bar.frame }]);
   kit.fake.onPointer = (_pointer, what) => {
     if (what.startsWith("wheel")) bar.value = 36;
   };

@@ -115,7 +115,8 @@ export default defineTool({
       args.window_id,
       shaped.elements.map((row, i) => ({
         index: row.element_index,
-        role: row.role,
+        role: tree.nodes[shaped.elementNodes[i]].role,
+        platformRole: row.role,
         label: row.label,
         ref: tree.nodes[shaped.elementNodes[i]].ref,
         frame: tree.nodes[shaped.elementNodes[i]].frame,

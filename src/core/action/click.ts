@@ -12,7 +12,8 @@ import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import { elementCenter } from "./pointing.ts";
-import { elementAt, PASSIVE_ROLES, toggleState, waitForChange } from "./readback.ts";
+import { PASSIVE_ROLES } from "../ax_roles.ts";
+import { elementAt, toggleState, waitForChange } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 
 /** What to press. */
@@ -136,7 +137,7 @@ export async function performClick(
     ? elementAt(ctx.state.snapshots.current(target.windowId, ctx.session.id), point)
     : element;
   const subject = snapshotHit?.ref ?? null;
-  const subjectRole = snapshotHit?.role ?? "";
+  const subjectRole = snapshotHit?.role;
   const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
 
   let outcome: Omit<Outcome, "effect" | "evidence">;
@@ -245,14 +246,14 @@ async function backgroundClick(
 /** Fires an element's activation action; null when it has none. */
 async function accessibilityClick(
   ctx: ToolContext,
-  element: { ref: unknown; role: string; label: string },
+  element: { ref: unknown; platformRole: string; label: string },
 ): Promise<Omit<Outcome, "effect" | "evidence"> | null> {
   const action = await activationAction(ctx, element.ref);
   if (!action) return null;
   if (!(await ctx.backend.accessibility.doAction(element.ref, action))) {
     throw new DriverError(
       "delivery_failed",
-      `The app refused the "${action}" action of ${element.role} "${element.label}"`,
+      `The app refused the "${action}" action of ${element.platformRole} "${element.label}"`,
       {
         hint: 'retry by pixel or with delivery_mode "foreground"',
       },
@@ -262,6 +263,6 @@ async function accessibilityClick(
     route: "accessibility",
     mode: "background",
     deliveredCount: 1,
-    summary: `${action} on ${element.role} ${JSON.stringify(element.label)} through AT-SPI`,
+    summary: `${action} on ${element.platformRole} ${JSON.stringify(element.label)} through accessibility`,
   };
 }

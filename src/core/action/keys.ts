@@ -158,9 +158,9 @@ async function keysLadder(
     if (inserted) {
       return {
         ...inserted,
-        summary: `inserted ${[...input.text].length} characters into ${element.role} ${
+        summary: `inserted ${[...input.text].length} characters into ${element.platformRole} ${
           JSON.stringify(element.label)
-        } through AT-SPI`,
+        } through accessibility`,
       };
     }
   }

@@ -57,7 +57,9 @@ export async function performParallelDrags(
   const readings = await Promise.all(probes.map((probe) => probe ? settleProbe(ctx, probe) : null));
   const read = readings.filter((r) => r !== null);
   for (const [i, reading] of readings.entries()) {
-    if (reading) summary += `; drags[${i}] ${probes[i]!.role} value ${probes[i]!.before} -> ${reading.after}`;
+    if (reading) {
+      summary += `; drags[${i}] ${probes[i]!.platformRole} value ${probes[i]!.before} -> ${reading.after}`;
+    }
   }
   if (read.length === drags.length && read.every((r) => r.changed)) {
     return { ...base, effect: "confirmed", evidence: ["value_readback"], summary };

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Point } from "../../platform/types.ts";
+import type { AxRole, Point } from "../../platform/types.ts";
+import { PASSIVE_ROLES, TOGGLE_ROLES } from "../ax_roles.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { contains } from "./pointing.ts";
@@ -33,22 +34,11 @@ export async function waitForChange<T>(
   }
 }
 
-/** Roles whose activation changes nothing an app exposes (reference: passive roles). */
-export const PASSIVE_ROLES = new Set([
-  "label",
-  "static",
-  "static text",
-  "separator",
-  "filler",
-  "image",
-  "icon",
-]);
-
 /** The checked state of an element when it is a toggle (by state or role), else null. */
-export async function toggleState(ctx: ToolContext, ref: unknown, role = ""): Promise<boolean | null> {
+export async function toggleState(ctx: ToolContext, ref: unknown, role?: AxRole): Promise<boolean | null> {
   try {
     const state = await ctx.backend.accessibility.state(ref);
-    return state.names.includes("checkable") || /check|radio|toggle|switch/.test(role) ? state.checked : null;
+    return state.checkable || (role !== undefined && TOGGLE_ROLES.has(role)) ? state.checked : null;
   } catch {
     return null;
   }

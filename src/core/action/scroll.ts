@@ -125,7 +125,7 @@ async function accessibilityScroll(
   const action = names.find((name) =>
     ACTIONS[gesture.direction].includes(name.split(".").pop()!.replace(/[^a-z]/gi, "").toLowerCase())
   );
-  const what = `${element.role} ${JSON.stringify(element.label)}`;
+  const what = `${element.platformRole} ${JSON.stringify(element.label)}`;
   if (action) {
     let fired = 0;
     for (let i = 0; i < count; i++) {
@@ -136,7 +136,7 @@ async function accessibilityScroll(
       route: "accessibility" as const,
       mode: "background" as const,
       deliveredCount: fired,
-      summary: `"${action}" ${fired} time${fired === 1 ? "" : "s"} on ${what} through AT-SPI`,
+      summary: `"${action}" ${fired} time${fired === 1 ? "" : "s"} on ${what} through accessibility`,
     };
     if (fired === 0) return { ...base, effect: "suspected_noop", escalation: pixelEscalation() };
     return await readBack(ctx, probe, base);
@@ -154,7 +154,7 @@ async function accessibilityScroll(
     mode: "background" as const,
     deliveredCount: 1,
     summary: `set ${what} value ${probe.before} -> ${next} (${gesture.direction} ${count} x step ${step}) ` +
-      "through AT-SPI",
+      "through accessibility",
   };
   if (next === probe.before) {
     return {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AxRole } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 import type { SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
@@ -23,9 +24,9 @@ export async function setElementValue(
 ): Promise<Outcome> {
   const interfaces = element.interfaces ?? [];
   const base = { route: "accessibility" as const, mode: "background" as const, deliveredCount: 1 };
-  const described = `${element.role} ${JSON.stringify(element.label)}`;
+  const described = `${element.platformRole} ${JSON.stringify(element.label)}`;
 
-  if (/combo box/.test(element.role)) {
+  if (element.role === AxRole.ComboBox) {
     return await selectOption(ctx, target, element, value);
   }
   // A spin button has both: its text is only a draft until the app commits it, so a number goes to its value.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Point } from "../../platform/types.ts";
+import { AxRole, type Point } from "../../platform/types.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Outcome } from "./outcome.ts";
@@ -14,7 +14,8 @@ import { elementAt, waitForChange } from "./readback.ts";
 /** A value read before a gesture, to compare afterwards. */
 export interface ValueProbe {
   ref: unknown;
-  role: string;
+  /** The platform's role name, for messages. */
+  platformRole: string;
   label: string;
   before: number;
   /**
@@ -38,13 +39,13 @@ export async function readValue(ctx: ToolContext, ref: unknown): Promise<number 
 /** Reads a probe of an element, or null when it has no numeric value. */
 export async function probeElement(
   ctx: ToolContext,
-  element: Pick<SnapshotElement, "ref" | "role" | "label">,
+  element: Pick<SnapshotElement, "ref" | "platformRole" | "label">,
   direct = true,
 ): Promise<ValueProbe | null> {
   const before = await readValue(ctx, element.ref);
   return before === null
     ? null
-    : { ref: element.ref, role: element.role, label: element.label, before, direct };
+    : { ref: element.ref, platformRole: element.platformRole, label: element.label, before, direct };
 }
 
 /**
@@ -82,7 +83,7 @@ export function scrollBarBeside(
   let bestGap = Infinity;
   for (const element of snapshot?.elements ?? []) {
     const f = element.frame;
-    if (!f || element.role !== "scroll bar") continue;
+    if (!f || element.role !== AxRole.ScrollBar) continue;
     const vertical = f.height > f.width;
     if (vertical !== (axis === "vertical")) continue;
     const spans = vertical
@@ -121,7 +122,7 @@ export async function probeOutcome(
 ): Promise<Outcome> {
   if (!probe) return { ...base, effect: "unverifiable" };
   const { changed, after } = await settleProbe(ctx, probe);
-  const what = `${probe.role} ${JSON.stringify(probe.label)}`;
+  const what = `${probe.platformRole} ${JSON.stringify(probe.label)}`;
   if (changed) {
     return {
       ...base,

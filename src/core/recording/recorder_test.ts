@@ -86,8 +86,15 @@ function setup(options: { ffmpeg?: string | null } = {}) {
   backend.addWindow({ windowId: WID, pid: PID, bounds: { x: 100, y: 50, width: 200, height: 100 } });
   backend.trees.set(WID, {
     nodes: [
-      fakeNode({ role: "frame", name: "Fixture" }),
-      fakeNode({ role: "push button", name: "OK", depth: 1, parent: 0, actions: ["click"] }),
+      fakeNode({ role: "window", platformRole: "frame", name: "Fixture" }),
+      fakeNode({
+        role: "button",
+        platformRole: "push button",
+        name: "OK",
+        depth: 1,
+        parent: 0,
+        actions: ["click"],
+      }),
     ],
     truncated: false,
     error: null,

@@ -94,10 +94,10 @@ function elementOf(
   try {
     const { snapshot, element } = ctx.state.snapshots.resolve(token, ctx.session.id);
     const ordinal = snapshot.elements.slice(0, element.index).filter((e) =>
-      e.role === element.role && e.label === element.label
+      e.platformRole === element.platformRole && e.label === element.label
     ).length;
     return {
-      element: { role: element.role, label: element.label, ordinal, frame: element.frame ?? null },
+      element: { role: element.platformRole, label: element.label, ordinal, frame: element.frame ?? null },
       window: { pid: snapshot.pid, windowId: snapshot.windowId },
     };
   } catch {

@@ -8,6 +8,7 @@ import { DriverError } from "../../core/errors.ts";
 import type {
   AppInfo,
   AxNode,
+  AxRole,
   AxTree,
   Backend,
   ClipboardContent,
@@ -29,10 +30,14 @@ import type {
   WindowInfo,
 } from "../types.ts";
 import { FakeAgentCursor } from "./agent_cursor.ts";
+import { FakeSystem } from "./system.ts";
 
-/** Builds an AxNode with defaults. */
-export function fakeNode(partial: Partial<AxNode> & { role: string }): AxNode {
+export { FakeSystem } from "./system.ts";
+
+/** Builds an AxNode with defaults; the platform role defaults to the neutral one with spaces. */
+export function fakeNode(partial: Partial<AxNode> & { role: AxRole }): AxNode {
   return {
+    platformRole: partial.role.replaceAll("_", " "),
     name: "",
     description: "",
     value: null,
@@ -125,8 +130,16 @@ export class FakeBackend implements Backend {
     this.apps = this.appsFacility;
   }
 
+  readonly system = new FakeSystem();
+
   readonly screen = {
     displays: () => this.#record("screen.displays", [this.display]),
+    recordingSource: (options: { frameRate: number; drawCursor: boolean }) =>
+      this.#record("screen.recordingSource", {
+        ffmpegInput: ["-f", "lavfi", "-framerate", String(options.frameRate), "-i", "testsrc"],
+        width: this.display.bounds.width,
+        height: this.display.bounds.height,
+      }),
     cursorPosition: () => this.#record("screen.cursorPosition", { ...this.cursor, source: "fake" }),
     captureDisplay: (_id: string) =>
       this.#record(
@@ -218,6 +231,7 @@ export class FakeBackend implements Backend {
         visible: true,
         editable: e.text !== null,
         checked: e.checked,
+        checkable: e.toggleable,
         selected: false,
         toggleable: e.toggleable,
         names: [],

@@ -14,6 +14,9 @@ import { linuxHealth } from "./health.ts";
 import { X11Input } from "./input/mod.ts";
 import { LinuxPerception } from "./perception/mod.ts";
 import { linuxPermissions } from "./permissions.ts";
+import { createLinuxSystem } from "./system.ts";
+
+export { createLinuxSystem } from "./system.ts";
 import { X11Clipboard } from "./x11/clipboard.ts";
 import { enableOffscreenCapture } from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
@@ -110,6 +113,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     input,
     perception,
     agentCursor,
+    system: createLinuxSystem(),
     permissions(): Promise<PermissionCheck[]> {
       return linuxPermissions(clipboard);
     },

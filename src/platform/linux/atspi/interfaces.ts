@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AxInterface } from "../../types.ts";
 
 /** D-Bus interface names. */
 export const Iface = {
@@ -33,7 +34,7 @@ export const AtspiPath = {
 /** `AtspiCoordType` values. */
 export const CoordType = { SCREEN: 0, WINDOW: 1, PARENT: 2 } as const;
 
-const SHORT_NAMES: Record<string, string> = {
+const SHORT_NAMES: Record<string, AxInterface> = {
   "org.a11y.atspi.Action": "action",
   "org.a11y.atspi.Value": "value",
   "org.a11y.atspi.Text": "text",
@@ -55,7 +56,7 @@ const SHORT_NAMES: Record<string, string> = {
  * order (`"org.a11y.atspi.EditableText"` → `"editable_text"`). `Accessible` and
  * unknown interfaces are left out.
  */
-export function shortInterfaceNames(interfaces: readonly string[]): string[] {
+export function shortInterfaceNames(interfaces: readonly string[]): AxInterface[] {
   // Objects share a handful of interface sets, so the mapping is memoized per set.
   const key = interfaces.join(",");
   let short = memo.get(key);
@@ -70,4 +71,4 @@ export function shortInterfaceNames(interfaces: readonly string[]): string[] {
   return [...short];
 }
 
-const memo = new Map<string, string[]>();
+const memo = new Map<string, AxInterface[]>();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AxRole } from "../../types.ts";
 
 /**
  * Role names indexed by `AtspiRole` value (at-spi2-core 2.46, plus `switch`, which
@@ -165,4 +166,111 @@ export const Role = {
  */
 export function roleName(role: number): string {
   return ROLE_NAMES[role] ?? "unknown";
+}
+
+/** AT-SPI role names onto the neutral vocabulary; every name not listed is `other`. */
+const NEUTRAL: Readonly<Record<string, AxRole>> = {
+  "application": AxRole.Application,
+  "frame": AxRole.Window,
+  "window": AxRole.Window,
+  "internal frame": AxRole.Window,
+  "desktop frame": AxRole.Window,
+  "input method window": AxRole.Window,
+  "dialog": AxRole.Dialog,
+  "file chooser": AxRole.Dialog,
+  "color chooser": AxRole.Dialog,
+  "font chooser": AxRole.Dialog,
+  "alert": AxRole.Alert,
+  "notification": AxRole.Alert,
+  "menu bar": AxRole.MenuBar,
+  "menu": AxRole.Menu,
+  "popup menu": AxRole.Menu,
+  "menu item": AxRole.MenuItem,
+  "tearoff menu item": AxRole.MenuItem,
+  "check menu item": AxRole.CheckMenuItem,
+  "radio menu item": AxRole.RadioMenuItem,
+  "tool bar": AxRole.ToolBar,
+  "status bar": AxRole.StatusBar,
+  "info bar": AxRole.StatusBar,
+  "title bar": AxRole.TitleBar,
+  "page tab list": AxRole.TabList,
+  "page tab": AxRole.Tab,
+  "push button": AxRole.Button,
+  "push button menu": AxRole.MenuButton,
+  "toggle button": AxRole.ToggleButton,
+  "check box": AxRole.CheckBox,
+  "radio button": AxRole.RadioButton,
+  "switch": AxRole.Switch,
+  "combo box": AxRole.ComboBox,
+  "list": AxRole.List,
+  "list box": AxRole.List,
+  "list item": AxRole.ListItem,
+  "tree": AxRole.Tree,
+  "tree table": AxRole.Tree,
+  "tree item": AxRole.TreeItem,
+  "table": AxRole.Table,
+  "table row": AxRole.Row,
+  "table cell": AxRole.Cell,
+  "column header": AxRole.ColumnHeader,
+  "table column header": AxRole.ColumnHeader,
+  "row header": AxRole.RowHeader,
+  "table row header": AxRole.RowHeader,
+  "text": AxRole.TextField,
+  "entry": AxRole.TextField,
+  "password text": AxRole.TextField,
+  "editbar": AxRole.TextField,
+  "autocomplete": AxRole.ComboBox,
+  "document frame": AxRole.Document,
+  "document web": AxRole.Document,
+  "document text": AxRole.Document,
+  "document email": AxRole.Document,
+  "document spreadsheet": AxRole.Document,
+  "document presentation": AxRole.Document,
+  "link": AxRole.Link,
+  "heading": AxRole.Heading,
+  "paragraph": AxRole.Paragraph,
+  "label": AxRole.Label,
+  "static": AxRole.Label,
+  "image": AxRole.Image,
+  "icon": AxRole.Image,
+  "separator": AxRole.Separator,
+  "split pane": AxRole.Splitter,
+  "filler": AxRole.Group,
+  "panel": AxRole.Group,
+  "section": AxRole.Section,
+  "grouping": AxRole.Section,
+  "form": AxRole.Section,
+  "article": AxRole.Section,
+  "landmark": AxRole.Section,
+  "block quote": AxRole.Section,
+  "viewport": AxRole.Pane,
+  "layered pane": AxRole.Pane,
+  "root pane": AxRole.Pane,
+  "glass pane": AxRole.Pane,
+  "scroll pane": AxRole.ScrollArea,
+  "scroll bar": AxRole.ScrollBar,
+  "slider": AxRole.Slider,
+  "dial": AxRole.Slider,
+  "spin button": AxRole.SpinButton,
+  "progress bar": AxRole.ProgressBar,
+  "level bar": AxRole.ProgressBar,
+  "tool tip": AxRole.ToolTip,
+  "terminal": AxRole.Terminal,
+  "canvas": AxRole.Canvas,
+  "drawing area": AxRole.Canvas,
+  "calendar": AxRole.Calendar,
+  "embedded": AxRole.Embedded,
+};
+
+/**
+ * The neutral role of an AT-SPI role name (see `AxRole` in `types.ts`).
+ *
+ * @example
+ * ```ts
+ * import { neutralRole } from "./roles.ts";
+ * neutralRole("push button"); // "button"
+ * ```
+ */
+export function neutralRole(name: string): AxRole {
+  return NEUTRAL[name] ?? AxRole.Other;
 }

@@ -87,6 +87,7 @@ export function decodeStates(states: StateSet): NodeStates {
     visible: hasState(states, State.VISIBLE),
     editable: hasState(states, State.EDITABLE),
     checked: hasState(states, State.CHECKED) || hasState(states, State.PRESSED),
+    checkable: hasState(states, State.CHECKABLE),
     selected: hasState(states, State.SELECTED),
     toggleable: hasState(states, State.CHECKABLE) || hasState(states, State.SELECTABLE),
   };

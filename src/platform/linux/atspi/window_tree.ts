@@ -13,7 +13,7 @@ import { DetailFetcher, type DetailStats, toRect } from "./enrich.ts";
 import { fetchCacheItems, fetchChildren, walkObjects } from "./fetch_nodes.ts";
 import { AtspiPath, CoordType, Iface, shortInterfaceNames } from "./interfaces.ts";
 import type { RawNode } from "./raw_node.ts";
-import { Role, roleName } from "./roles.ts";
+import { neutralRole, Role, roleName } from "./roles.ts";
 import { decodeStates, hasState, State } from "./states.ts";
 import { frameOffset, matchTopLevel } from "./window_match.ts";
 
@@ -119,7 +119,8 @@ export async function buildWindowTree(
     const role = roleName(node.role);
     const frame = details[i].frame;
     return {
-      role,
+      role: neutralRole(role),
+      platformRole: role,
       name: node.name,
       description: node.description,
       value: details[i].value,

@@ -172,7 +172,7 @@ function build(fake: FakeApp, bounds: Rect | null, extra: Partial<WindowTreeOpti
 }
 
 function outline(tree: AxTree): string[] {
-  return tree.nodes.map((n) => `${"  ".repeat(n.depth)}${n.role}${n.name ? ` "${n.name}"` : ""}`);
+  return tree.nodes.map((n) => `${"  ".repeat(n.depth)}${n.platformRole}${n.name ? ` "${n.name}"` : ""}`);
 }
 
 /** X11 client bounds of the two windows (the frame's extents include a 30 px title bar). */
@@ -223,9 +223,10 @@ Deno.test("buildWindowTree fills frames, canonical actions, values and text of s
   assert.deepEqual(ok.interfaces, ["action", "component"]);
   assert.equal(ok.selected, null);
   const wine = byName("Wine");
-  assert.equal(wine.role, "check box");
+  assert.equal(wine.platformRole, "check box");
+  assert.equal(wine.role, "check_box");
   assert.equal(wine.selected, true);
-  const entry = tree.nodes.find((n) => n.role === "text")!;
+  const entry = tree.nodes.find((n) => n.platformRole === "text")!;
   assert.equal(entry.value, "hello");
   assert.equal(entry.editable, true);
   assert.equal(entry.focused, true);

@@ -6,7 +6,14 @@
 import { X, x11 } from "../../../../ffi/linux/x11.ts";
 import { xrandr, XRRMonitorInfoLayout } from "../../../../ffi/linux/xrandr.ts";
 import { DriverError } from "../../../core/errors.ts";
-import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from "../../types.ts";
+import type {
+  CursorPosition,
+  DisplayInfo,
+  RawImage,
+  Rect,
+  ScreenBackend,
+  ScreenRecordingSource,
+} from "../../types.ts";
 import { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
 
@@ -40,6 +47,33 @@ export class X11Screen implements ScreenBackend {
   /** True when the last capture used MIT-SHM. */
   get usesShm(): boolean {
     return this.#capture?.usesShm ?? false;
+  }
+
+  /**
+   * ffmpeg's x11grab of the whole X screen (every monitor), sizes rounded down to even
+   * numbers for yuv420p (linux.md §5).
+   */
+  async recordingSource(options: { frameRate: number; drawCursor: boolean }): Promise<ScreenRecordingSource> {
+    const displays = await this.displays();
+    const right = Math.max(...displays.map((d) => d.bounds.x + d.bounds.width));
+    const bottom = Math.max(...displays.map((d) => d.bounds.y + d.bounds.height));
+    const width = right - (right % 2), height = bottom - (bottom % 2);
+    return {
+      ffmpegInput: [
+        "-f",
+        "x11grab",
+        "-framerate",
+        String(options.frameRate),
+        "-draw_mouse",
+        options.drawCursor ? "1" : "0",
+        "-video_size",
+        `${width}x${height}`,
+        "-i",
+        this.connection().name,
+      ],
+      width,
+      height,
+    };
   }
 
   /** Monitors from RandR; the whole root window when RandR reports none. */

@@ -1,0 +1,233 @@
+/**
+ * The neutral accessibility vocabulary (roles, interfaces, states) and the accessibility
+ * back end. Names and shapes only; re-exported by `types.ts`, which is what to import.
+ *
+ * @module
+ */
+import type { Rect } from "./types.ts";
+
+/**
+ * The neutral accessibility vocabulary: what the core decides on. Each back end maps its
+ * own roles onto it in its own folder (AT-SPI role numbers on Linux, UI Automation control
+ * types on Windows, AX roles on macOS); the platform's own name travels beside it in
+ * {@linkcode AxNode.platformRole} for display. Values are snake_case and stable: they
+ * appear in recordings and in verify_state selectors.
+ *
+ * Mapping guide (AT-SPI / UIA ControlType / AX role):
+ * - `button`: push button / Button / AXButton; `toggle_button`: toggle button / Button + Toggle / AXCheckBox (push style)
+ * - `check_box`, `radio_button`, `switch`, `combo_box`, `slider`, `spin_button`, `progress_bar`, `scroll_bar`
+ * - `text_field`: text, entry, password text / Edit / AXTextField, AXTextArea
+ * - `label`: label, static / Text / AXStaticText; `image`: image, icon / Image / AXImage
+ * - `group`: filler, panel / Group, Pane (generic) / AXGroup; `pane`: viewport, root/glass/layered pane / (none) / AXLayoutArea
+ * - `scroll_area`: scroll pane / Pane with Scroll pattern / AXScrollArea
+ * - `window`: frame, window / Window / AXWindow; `dialog`: dialog, file chooser / Window (modal) / AXSheet, AXDialog
+ */
+export const AxRole = {
+  Application: "application",
+  Window: "window",
+  Dialog: "dialog",
+  Alert: "alert",
+  MenuBar: "menu_bar",
+  Menu: "menu",
+  MenuItem: "menu_item",
+  CheckMenuItem: "check_menu_item",
+  RadioMenuItem: "radio_menu_item",
+  ToolBar: "tool_bar",
+  StatusBar: "status_bar",
+  TitleBar: "title_bar",
+  TabList: "tab_list",
+  Tab: "tab",
+  TabPanel: "tab_panel",
+  Button: "button",
+  MenuButton: "menu_button",
+  ToggleButton: "toggle_button",
+  CheckBox: "check_box",
+  RadioButton: "radio_button",
+  Switch: "switch",
+  ComboBox: "combo_box",
+  List: "list",
+  ListItem: "list_item",
+  Tree: "tree",
+  TreeItem: "tree_item",
+  Table: "table",
+  Row: "row",
+  Cell: "cell",
+  ColumnHeader: "column_header",
+  RowHeader: "row_header",
+  TextField: "text_field",
+  Document: "document",
+  Link: "link",
+  Heading: "heading",
+  Paragraph: "paragraph",
+  Label: "label",
+  Image: "image",
+  Separator: "separator",
+  Splitter: "splitter",
+  Group: "group",
+  Section: "section",
+  Pane: "pane",
+  ScrollArea: "scroll_area",
+  ScrollBar: "scroll_bar",
+  Slider: "slider",
+  SpinButton: "spin_button",
+  ProgressBar: "progress_bar",
+  ToolTip: "tool_tip",
+  Terminal: "terminal",
+  Canvas: "canvas",
+  Calendar: "calendar",
+  Embedded: "embedded",
+  Other: "other",
+} as const;
+/** A neutral role (see {@linkcode AxRole}). */
+export type AxRole = typeof AxRole[keyof typeof AxRole];
+
+/**
+ * Capabilities a node offers, neutral names for AT-SPI interfaces, UI Automation patterns
+ * and AX attribute/action sets:
+ * - `action`: named actions (AT-SPI Action; UIA Invoke/Toggle/ExpandCollapse/SelectionItem; AX actions)
+ * - `value`: a numeric value with a range (AT-SPI Value; UIA RangeValue; AXValue on a slider)
+ * - `text`: readable text with a caret (AT-SPI Text; UIA Text/Value; AXValue + AXSelectedTextRange)
+ * - `editable_text`: writable text (AT-SPI EditableText; UIA Value not read-only; settable AXValue)
+ * - `component`: on-screen geometry (AT-SPI Component; UIA BoundingRectangle; AXFrame)
+ * - `selection`: selectable children (AT-SPI Selection; UIA Selection; AXSelectedChildren)
+ */
+export const AxInterface = {
+  Action: "action",
+  Value: "value",
+  Text: "text",
+  EditableText: "editable_text",
+  Component: "component",
+  Selection: "selection",
+  Table: "table",
+  TableCell: "table_cell",
+  Image: "image",
+  Hypertext: "hypertext",
+  Hyperlink: "hyperlink",
+  Document: "document",
+  Collection: "collection",
+  Application: "application",
+} as const;
+/** A neutral interface/pattern name (see {@linkcode AxInterface}). */
+export type AxInterface = typeof AxInterface[keyof typeof AxInterface];
+
+/**
+ * Neutral element states: the boolean fields of {@linkcode ElementState}, each set by the
+ * back end from its own state bits (AT-SPI states, UIA properties, AX attributes).
+ */
+export const AxState = {
+  Enabled: "enabled",
+  Focused: "focused",
+  Focusable: "focusable",
+  Showing: "showing",
+  Visible: "visible",
+  Editable: "editable",
+  Checked: "checked",
+  Checkable: "checkable",
+  Selected: "selected",
+  Toggleable: "toggleable",
+} as const;
+/** A neutral state name (see {@linkcode AxState}). */
+export type AxState = typeof AxState[keyof typeof AxState];
+
+/** One accessible node, as the platform reports it. */
+export interface AxNode {
+  /** Neutral role: what the core decides on. */
+  role: AxRole;
+  /**
+   * The platform's own role name, shown to agents (AT-SPI role names on Linux: "push button",
+   * "check box"; UIA control type names on Windows; AX roles on macOS). Never matched by the core.
+   */
+  platformRole: string;
+  name: string;
+  description: string;
+  /** Current value or text content, if any. */
+  value: string | null;
+  /** Depth below the window's root node (the root is 0). */
+  depth: number;
+  /** Index of the parent in the node list; -1 for the root. */
+  parent: number;
+  enabled: boolean;
+  focused: boolean;
+  /** Checked or selected state for toggles, items and tabs; null when not applicable. */
+  selected: boolean | null;
+  showing: boolean;
+  editable: boolean;
+  focusable: boolean;
+  /** Action names, in the platform's order (shown to agents; the core only classifies them by verb). */
+  actions: string[];
+  /** Capabilities the node supports. */
+  interfaces: AxInterface[];
+  /** Screen-absolute frame, when known. */
+  frame: Rect | null;
+  /** Opaque handle the back end uses to act on the node later. */
+  ref: unknown;
+}
+
+/** Options for an accessibility snapshot. */
+export interface AxSnapshotOptions {
+  /** Stop after this many nodes. */
+  maxNodes: number;
+  /** Do not descend below this depth. */
+  maxDepth: number;
+}
+
+/** The accessibility tree of one window. */
+export interface AxTree {
+  nodes: AxNode[];
+  /** True when the walk stopped early (node or depth budget). */
+  truncated: boolean;
+  /** Set when the tree could not be read; nodes may then be empty. */
+  error: string | null;
+}
+
+/** An element's neutral states (see {@linkcode AxState}) plus the platform's state names. */
+export interface ElementState {
+  enabled: boolean;
+  focused: boolean;
+  focusable: boolean;
+  showing: boolean;
+  visible: boolean;
+  editable: boolean;
+  checked: boolean;
+  /** The element can be checked (a check box, a check menu item, a toggle). */
+  checkable: boolean;
+  selected: boolean;
+  /** True when checked/selected is meaningful for the element. */
+  toggleable: boolean;
+  /** The platform's own state names, for diagnostics only (never matched by the core). */
+  names: string[];
+}
+
+/** A numeric value and its range. */
+export interface ValueRange {
+  current: number;
+  min: number;
+  max: number;
+  /** Smallest step; 0 when the platform does not say. */
+  step: number;
+}
+
+/**
+ * Accessibility trees and operations on one element. `ref` is the opaque handle
+ * an {@linkcode AxNode} carried; a ref whose object is gone throws `stale_element_token`.
+ */
+export interface AccessibilityBackend {
+  /** The accessibility tree of the window `windowId` owned by `pid`. */
+  tree(pid: number, windowId: number, options: AxSnapshotOptions, signal: AbortSignal): Promise<AxTree>;
+  /** Action names, in the platform's order. */
+  actionNames(ref: unknown): Promise<string[]>;
+  /** Invokes the named action; false when the toolkit refused. */
+  doAction(ref: unknown, actionName: string): Promise<boolean>;
+  state(ref: unknown): Promise<ElementState>;
+  /** Screen-absolute frame, or null when the element has no geometry. */
+  frame(ref: unknown): Promise<Rect | null>;
+  /** Full text of a text element. */
+  text(ref: unknown): Promise<string>;
+  /** Caret offset in characters, -1 when unknown. */
+  caretOffset(ref: unknown): Promise<number>;
+  insertText(ref: unknown, offset: number, text: string): Promise<boolean>;
+  setText(ref: unknown, text: string): Promise<boolean>;
+  value(ref: unknown): Promise<ValueRange>;
+  setValue(ref: unknown, value: number): Promise<void>;
+  grabFocus(ref: unknown): Promise<boolean>;
+}

@@ -1,0 +1,82 @@
+/**
+ * What Linux tells about a running process through `/proc`: its executable, its command
+ * line, the TCP listeners it owns, and the machine's monotonic clock.
+ *
+ * @module
+ */
+import { PROC_ROOT, readCmdline } from "./proc_fs.ts";
+
+/** The executable file of a process (`/proc/<pid>/exe`), or null when gone or unreadable. */
+export async function processExecutable(pid: number, root: string = PROC_ROOT): Promise<string | null> {
+  try {
+    return await Deno.readLink(`${root}/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * argv of a process, or null when it is gone or unreadable. Chromium rewrites its process
+ * title so that the whole command line becomes one space-joined string; that is split again.
+ */
+export async function processCommandLine(pid: number, root: string = PROC_ROOT): Promise<string[] | null> {
+  const argv = await readCmdline(pid, root);
+  if (argv === null) return null;
+  return argv.length === 1 && argv[0].includes(" --") ? argv[0].split(" ") : argv;
+}
+
+/** Socket inodes listening on `port` (IPv4 and IPv6), from /proc/net/tcp*. */
+async function listeningInodes(port: number, root: string): Promise<Set<string>> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of [`${root}/net/tcp`, `${root}/net/tcp6`]) {
+    let text = "";
+    try {
+      text = await Deno.readTextFile(table);
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // sl local_address rem_address st ... inode (field 9); st 0A is LISTEN.
+      if (fields.length < 10 || fields[3] !== "0A") continue;
+      if (fields[1].split(":")[1] === hexPort) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Whether the process `pid` owns the socket listening on `port`.
+ *
+ * @returns true or false; null when it cannot be told (not allowed to read the fds).
+ */
+export async function ownsTcpListener(
+  pid: number,
+  port: number,
+  root: string = PROC_ROOT,
+): Promise<boolean | null> {
+  const inodes = await listeningInodes(port, root);
+  if (!inodes.size) return false;
+  try {
+    for await (const entry of Deno.readDir(`${root}/${pid}/fd`)) {
+      const link = await Deno.readLink(`${root}/${pid}/fd/${entry.name}`).catch(() => "");
+      const match = /^socket:\[(\d+)\]$/.exec(link);
+      if (match && inodes.has(match[1])) return true;
+    }
+    return false;
+  } catch {
+    return null;
+  }
+}
+
+/** Milliseconds since boot (`/proc/uptime`, 10 ms steps); the process clock when unreadable. */
+export function monotonicMs(root: string = PROC_ROOT): number {
+  try {
+    const uptime = Number(Deno.readTextFileSync(`${root}/uptime`).split(" ")[0]);
+    if (Number.isFinite(uptime)) return Math.round(uptime * 1000);
+  } catch {
+    // No procfs.
+  }
+  return Math.round(performance.now());
+}

@@ -1,0 +1,33 @@
+/**
+ * The Linux {@linkcode SystemBackend}: POSIX programs, sockets and files, `/proc` for
+ * processes, and the distribution's package manager.
+ *
+ * @module
+ */
+import { normalize } from "node:path";
+import { findExecutable } from "../posix/find_executable.ts";
+import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
+import { posixRun, posixSpawn } from "../posix/process.ts";
+import { posixCacheDir, UnixSockets } from "../posix/unix_sockets.ts";
+import type { SystemBackend } from "../types.ts";
+import { linuxPackages } from "./packages.ts";
+import { monotonicMs, ownsTcpListener, processCommandLine, processExecutable } from "./processes.ts";
+
+/** Creates the Linux system facility. Opens nothing: usable without a desktop. */
+export function createLinuxSystem(): SystemBackend {
+  return {
+    findExecutable,
+    run: posixRun,
+    spawn: posixSpawn,
+    processExecutable: (pid) => processExecutable(pid),
+    processCommandLine: (pid) => processCommandLine(pid),
+    ownsTcpListener: (pid, port) => ownsTcpListener(pid, port),
+    isElevated: () => Deno.uid() === 0,
+    ownedByUser: posixOwnedByUser,
+    classifyDirectory: (path) => classifyPosixDirectory(normalize(path).replace(/(.)\/+$/, "$1")),
+    cacheDir: posixCacheDir,
+    monotonicMs: () => monotonicMs(),
+    packages: linuxPackages,
+    sockets: new UnixSockets(),
+  };
+}
