@@ -10,6 +10,7 @@
  *
  *     deno run -A scripts/bench.ts [--runs N]
  */
+import { CACHED_ONLY } from "./deno_child.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
@@ -92,7 +93,7 @@ try {
     () => call("get_window_state", { pid: factory.pid, window_id: windowId, include_screenshot: false }),
   );
   const walkOut = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}scripts/bench/atspi_walk.ts`, String(factory.pid), "7"],
+    args: ["run", "-A", ...CACHED_ONLY, `${root}scripts/bench/atspi_walk.ts`, String(factory.pid), "7"],
     env,
     stderr: "inherit",
   }).output();
@@ -155,7 +156,7 @@ try {
 /** A driver subprocess serving MCP on stdio; `call` returns the reply and its round-trip time. */
 async function openMcp(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", `${root}src/main.ts`, "mcp", "--desktop", "system"],
+    args: ["run", "-A", "--quiet", ...CACHED_ONLY, `${root}src/main.ts`, "mcp", "--desktop", "system"],
     env,
     stdin: "piped",
     stdout: "piped",

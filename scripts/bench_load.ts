@@ -10,6 +10,7 @@
  */
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { CACHED_ONLY } from "./deno_child.ts";
 import { ComputerService } from "../src/transports/grpc/gen/cua/env/v1/computer_pb.ts";
 import { DriverService } from "../src/transports/grpc/gen/cua/env/v1/driver_pb.ts";
 
@@ -33,7 +34,16 @@ function freePort(): number {
 const port = freePort();
 const socketDir = await Deno.makeTempDir({ prefix: "cua-load-" });
 const daemon = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "--quiet", `${root}src/main.ts`, "serve", "--socket", `${socketDir}/d.sock`],
+  args: [
+    "run",
+    "-A",
+    "--quiet",
+    ...CACHED_ONLY,
+    `${root}src/main.ts`,
+    "serve",
+    "--socket",
+    `${socketDir}/d.sock`,
+  ],
   env: {
     CUA_DRIVER_RS_MCP_HTTP_PORT: String(port),
     CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN,

@@ -1,59 +1,82 @@
 #!/bin/sh
-# Prepares a Debian 12 machine that has only Node and npm for the tests: Deno from npm,
-# then the Debian packages of the embedded desktop, the fixture apps and the test helpers.
-# Idempotent: when everything is present it only checks (well under a second).
+# Prepares a Debian 12 machine that has only Node and npm for the driver and its tests, in three steps:
+#   1. npm packages from package-lock.json (`npm ci`): the pinned Deno, and the gRPC client for one test;
+#   2. the Debian packages of the embedded desktop, the fixture apps and the test helpers;
+#   3. every module the driver, the scripts and the tests load, into the Deno cache (DENO_DIR), checked
+#      against deno.lock. After this nothing needs the network: tests run their children --cached-only.
+# Each step uses the caller's own network settings (SSL_CERT_FILE, HTTPS_PROXY, ...). Idempotent: when
+# everything is present it only checks (about a second). Nothing here writes a tracked file.
 #
 #   sh scripts/setup.sh            # CUA_SKIP_CHROMIUM=1 leaves out chromium
 set -eu
 cd "$(dirname "$0")/.."
 
-if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ]; then
-  echo "setup: installing npm packages (deno; @grpc/grpc-js for the gRPC client test)"
-  npm install --no-audit --no-fund
+# 1. npm packages. `npm ci` installs exactly the lock and never rewrites it; it runs again when the lock is
+# newer than the last install (npm records each install in node_modules/.package-lock.json).
+if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] ||
+  [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test)"
+  npm ci --no-audit --no-fund
 fi
 
-# Embedded desktop: xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils (xprop; the e2e tests also
-# use its xwininfo, xdpyinfo and xmessage).
-# Fixtures: python3-gi gir1.2-gtk-3.0 gtk-3-examples (gtk3-widget-factory), chromium.
-# Libraries the driver opens: libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2 libxi6 libatspi2.0-0.
-# Test and benchmark helpers: xdotool imagemagick ffmpeg gir1.2-atspi-2.0.
-# Perception (parse_visual_regions): tesseract-ocr tesseract-ocr-eng libtesseract5.
-PACKAGES="xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils xdotool python3-gi gir1.2-gtk-3.0
-  gir1.2-atspi-2.0 gtk-3-examples imagemagick libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2
-  libxi6 libatspi2.0-0 ffmpeg tesseract-ocr tesseract-ocr-eng libtesseract5"
+# 2. Debian packages, one group a line. Add a package to the group it serves (or a new group); the whole
+# list is checked with dpkg and the missing ones installed with one apt-get.
+PACKAGES=""
+want() { PACKAGES="$PACKAGES $*"; }
+# Embedded desktop (x11-utils: xprop; the e2e tests also use its xwininfo, xdpyinfo and xmessage).
+want xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils
+# Libraries the driver opens.
+want libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2 libxi6 libatspi2.0-0
+# Fixture apps.
+want python3-gi gir1.2-gtk-3.0 gtk-3-examples
+# Test and benchmark helpers.
+want xdotool imagemagick ffmpeg gir1.2-atspi-2.0
+# Perception (parse_visual_regions).
+want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then
-  PACKAGES="$PACKAGES chromium"
+  want chromium
 fi
 
-if ! command -v dpkg >/dev/null 2>&1; then
-  echo "setup: dpkg not found; this script supports Debian 12. Install the equivalents of:" >&2
-  echo "  $(echo $PACKAGES)" >&2
-  exit 0
-fi
-
-missing=""
-for pkg in $PACKAGES; do
-  if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
-    missing="$missing $pkg"
+install_debian_packages() {
+  if ! command -v dpkg >/dev/null 2>&1; then
+    echo "setup: dpkg not found; this script supports Debian 12. Install the equivalents of:" >&2
+    echo " $PACKAGES" >&2
+    return 0
   fi
-done
+  missing=""
+  for pkg in $PACKAGES; do
+    if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+      missing="$missing $pkg"
+    fi
+  done
+  if [ -z "$missing" ]; then
+    echo "setup: all Debian packages present"
+    return 0
+  fi
+  echo "setup: installing Debian packages:$missing"
+  if [ "$(id -u)" = 0 ]; then
+    as_root=""
+  elif command -v sudo >/dev/null 2>&1; then
+    as_root="sudo"
+  else
+    echo "setup: cannot install:$missing (not root and no sudo). As root, run:" >&2
+    echo "  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+  fi
+  $as_root apt-get update -q
+  # shellcheck disable=SC2086 # the package list is meant to split
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
+    --no-install-recommends $missing
+  echo "setup: installed:$missing"
+}
+install_debian_packages
 
-if [ -z "$missing" ]; then
-  echo "setup: all Debian packages present"
-  exit 0
+# 3. Deno modules. DENO_NO_PACKAGE_JSON: package.json is npm's (the Deno binary, test helpers); the driver's
+# imports are deno.json's, pinned by deno.lock (--frozen: a lock that does not match fails, never rewritten).
+# Every TypeScript file is an entry point, so workers, scripts and tests are cached along with src/main.ts.
+if [ "${CUA_SKIP_DENO_CACHE:-0}" != 1 ]; then
+  # shellcheck disable=SC2046 # one argument per file; our paths have no spaces
+  DENO_NO_PACKAGE_JSON=1 node_modules/.bin/deno cache --frozen --quiet \
+    $(find src ffi tools scripts tests bench -name '*.ts' 2>/dev/null | sort)
+  echo "setup: Deno modules cached${DENO_DIR:+ in $DENO_DIR}"
 fi
-
-echo "setup: installing Debian packages:$missing"
-if [ "$(id -u)" = 0 ]; then
-  as_root=""
-elif command -v sudo >/dev/null 2>&1; then
-  as_root="sudo"
-else
-  echo "setup: cannot install:$missing (not root and no sudo). As root, run:" >&2
-  echo "  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
-  exit 1
-fi
-$as_root apt-get update -q
-# shellcheck disable=SC2086 # the package list is meant to split
-$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
-echo "setup: installed:$missing"

@@ -12,6 +12,7 @@
  * @module
  */
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { CACHED_ONLY } from "./deno_child.ts";
 
 type DesktopMode = "embedded" | "existing" | "none";
 
@@ -52,6 +53,7 @@ async function runTests(args: string[], env: Record<string, string>, junitPath: 
     args: [
       "test",
       "-A",
+      ...CACHED_ONLY,
       ...(args.includes("--trace-leaks") ? [] : ["--trace-leaks"]),
       `--junit-path=${junitPath}`,
       ...args,

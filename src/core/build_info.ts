@@ -77,3 +77,12 @@ function readOptional(path: string): string | null {
     return null;
   }
 }
+
+/**
+ * The command that starts this driver, for an MCP client's `command`: the launcher that ran it
+ * (bin/cua_driver.cjs sets `CUA_DRIVER_LAUNCHER` to its own path), else this executable, which
+ * is the driver itself in a `deno compile` build.
+ */
+export function launcherPath(): string {
+  return Deno.env.get("CUA_DRIVER_LAUNCHER") || Deno.execPath();
+}

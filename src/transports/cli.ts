@@ -9,6 +9,7 @@ import { CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/r
 import type { ToolResult } from "../core/result.ts";
 import { fromBase64 } from "../core/result.ts";
 import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
+import { launcherPath } from "../core/build_info.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import {
@@ -269,8 +270,8 @@ export function manifest(catalog: ToolCatalog): Record<string, unknown> {
     schema_version: "1",
     binary_version: VERSION,
     contract_version: CONTRACT_VERSION,
-    binary_path: Deno.execPath(),
-    mcp_invocation: { command: Deno.execPath(), args: ["mcp"] },
+    binary_path: launcherPath(),
+    mcp_invocation: { command: launcherPath(), args: ["mcp"] },
     subcommands: [
       { name: "mcp", description: "Serve MCP on stdio", args: [{ name: "--desktop", type: "string" }] },
       {

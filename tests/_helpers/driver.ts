@@ -1,33 +1,35 @@
 /**
  * Running the driver the way users do: `deno run -A src/main.ts ...` as a
- * subprocess on the shared test desktop.
+ * subprocess on the shared test desktop, from the Deno cache only.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { CACHED_ONLY, denoChildEnv } from "../../scripts/deno_child.ts";
 import { desktopEnv } from "./desktop_env.ts";
 
 /** The entry point. */
 export const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
-/** Environment for a driver subprocess: the desktop, a private config dir, PATH and HOME. */
+/**
+ * Environment for a driver subprocess (started with `clearEnv`): the desktop, a private
+ * config dir, PATH and HOME, and the Deno cache and network settings ({@linkcode denoChildEnv}).
+ */
 export function driverEnv(extra: Record<string, string> = {}): Record<string, string> {
   const configDir = Deno.makeTempDirSync({ prefix: "cua-test-config-" });
-  const env: Record<string, string> = {
+  return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? "/root",
     CUA_DRIVER_CONFIG_DIR: configDir,
+    ...denoChildEnv(),
     ...desktopEnv(),
     ...extra,
   };
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) env.DENO_DIR = denoDir;
-  return env;
 }
 
-/** Arguments to run the driver with Deno. */
+/** Arguments to run the driver with Deno, from the cache that scripts/setup.sh filled. */
 export function driverArgs(...args: string[]): string[] {
-  return ["run", "-A", "--quiet", MAIN, ...args];
+  return ["run", "-A", "--quiet", ...CACHED_ONLY, MAIN, ...args];
 }
 
 /** Runs one CLI command to completion. */

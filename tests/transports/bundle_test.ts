@@ -1,58 +1,68 @@
 /**
- * The program works as one bundled file: `deno bundle` of src/main.ts runs the
- * CLI and answers MCP on the shared desktop with nothing beside it.
+ * The program works as one bundled file, the artifact CI can build here (`deno compile`
+ * needs a runtime download these machines cannot make): `deno bundle` of src/main.ts,
+ * run in an empty directory with an empty Deno cache and the network unreachable, prints
+ * its version, runs a tool from the CLI, serves MCP and takes a screenshot.
  */
 import assert from "node:assert/strict";
 import { bundle } from "../../scripts/bundle.ts";
+import { VERSION } from "../../src/version.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverEnv } from "../_helpers/driver.ts";
+import { assertMcpScreenshot } from "../_helpers/mcp_screenshot.ts";
+import { offline } from "../_helpers/offline.ts";
 
 Deno.test({
-  name: "bundle runs the CLI and MCP from a single file in an empty directory",
+  name: "bundle runs the CLI and MCP with a screenshot from a single file, offline, in an empty directory",
   ignore: ignoreWithoutDesktop(),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cua-bundle-" });
+    const out = await Deno.makeTempDir({ prefix: "cua-bundle-" });
+    const dir = await Deno.makeTempDir({ prefix: "cua-bundle-run-" });
+    const denoDir = await Deno.makeTempDir({ prefix: "cua-bundle-deno-dir-" });
     try {
-      const file = await bundle(`${dir}/cua-driver.js`);
-      const run = async (args: string[], stdin?: string) => {
-        const child = new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", "--quiet", file, ...args],
+      const file = await bundle(`${out}/cua-driver.js`);
+      // Nothing beside the file, no cache to fall back on, no network.
+      const env = { ...driverEnv(), DENO_DIR: denoDir };
+      const run = async (args: string[]) => {
+        const cmd = await offline(Deno.execPath(), ["run", "-A", "--quiet", file, ...args], env);
+        const result = await new Deno.Command(cmd.command, {
+          args: cmd.args,
           cwd: dir,
-          env: { ...driverEnv(), DENO_NO_PACKAGE_JSON: "1" },
+          env: cmd.env,
           clearEnv: true,
-          stdin: stdin === undefined ? "null" : "piped",
+          stdin: "null",
           stdout: "piped",
           stderr: "piped",
-        }).spawn();
-        if (stdin !== undefined) {
-          const writer = child.stdin.getWriter();
-          await writer.write(new TextEncoder().encode(stdin));
-          await writer.close();
-        }
-        const out = await child.output();
+        }).output();
+        const decoder = new TextDecoder();
         return {
-          code: out.code,
-          stdout: new TextDecoder().decode(out.stdout),
-          stderr: new TextDecoder().decode(out.stderr),
+          code: result.code,
+          stdout: decoder.decode(result.stdout),
+          stderr: decoder.decode(result.stderr),
         };
       };
       const version = await run(["--version"]);
-      assert.match(version.stdout, /^cua-driver \d+\.\d+\.\d+/);
+      assert.equal(version.code, 0, version.stderr);
+      assert.equal(version.stdout.trim(), `cua-driver ${VERSION}`);
       const size = await run(["get_screen_size", "--desktop", "system"]);
       assert.equal(size.code, 0, size.stderr);
       assert.equal(JSON.parse(size.stdout).width, 1920);
-      const mcp = await run(
-        ["mcp", "--desktop", "system"],
-        [
-          '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
-          '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
-        ].join("\n") + "\n",
+
+      const mcp = await offline(
+        Deno.execPath(),
+        ["run", "-A", "--quiet", file, "mcp", "--desktop", "system"],
+        env,
       );
-      const [init, list] = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l));
-      assert.equal(init.result.serverInfo.name, "cua-driver");
-      assert.ok(list.result.tools.length >= 14);
+      const answer = await assertMcpScreenshot(mcp.command, mcp.args, mcp.env, {
+        cwd: dir,
+        title: "Bundle fixture",
+        swatch: "#8a2be2",
+      });
+      assert.equal(answer.serverName, "cua-driver");
+      assert.ok(answer.toolNames.length >= 50, `${answer.toolNames.length} tools`);
+      assert.deepEqual([...Deno.readDirSync(dir)], [], "the run directory stays empty");
     } finally {
-      await Deno.remove(dir, { recursive: true });
+      for (const path of [out, dir, denoDir]) await Deno.remove(path, { recursive: true });
     }
   },
 });

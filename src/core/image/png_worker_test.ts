@@ -154,7 +154,7 @@ Deno.test("PngEncoderWorker.close rejects pending encodes and later ones run on 
 /** Runs a script with `deno run` and returns its exit code and output, killing it after `ms`. */
 async function runScript(path: string, ms: number): Promise<{ code: number | null; stdout: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", path],
+    args: ["run", "-A", "--quiet", "--cached-only", path],
     env: { DENO_NO_PACKAGE_JSON: "1" },
     stdout: "piped",
     stderr: "inherit",

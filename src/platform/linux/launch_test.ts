@@ -149,7 +149,7 @@ Deno.test("Launcher's children outlive the process that launched them", async ()
         `console.log(result.pid);\n`,
     );
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-config", script],
+      args: ["run", "-A", "--cached-only", "--no-config", script],
       cwd: dir,
       stdin: "null",
       stderr: "inherit",

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// cua-driver launcher (package.json "bin"): runs src/main.ts with the Deno this package pins, from
+// wherever it is called (npx cua-driver, `npm install -g .`, an MCP client's {"command": "cua-driver"}).
+// Paths come from this file's real location, so a symlinked bin works from any directory.
+//
+// DENO_NO_PACKAGE_JSON=1: package.json is npm's; the driver's imports are deno.json's, pinned by
+// deno.lock (frozen). With the cache warm (scripts/setup.sh) nothing is fetched; on a cold cache the first
+// run fetches with the caller's own network settings, which this launcher passes through untouched.
+"use strict";
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const root = path.resolve(path.dirname(fs.realpathSync(__filename)), "..");
+
+/** The pinned Deno executable from node_modules/deno (its own installer finds the platform package). */
+function denoExecutable() {
+  const override = process.env.CUA_DRIVER_DENO;
+  if (override) return override;
+  try {
+    return require(path.join(root, "node_modules", "deno", "install_api.cjs")).runInstall();
+  } catch (error) {
+    console.error(
+      `cua-driver: the pinned Deno is not installed in ${path.join(root, "node_modules")} ` +
+        `(${error && error.message ? error.message.split("\n")[0] : error}).\n` +
+        `cua-driver: run \`npm ci\` (or \`sh scripts/setup.sh\`) in ${root}`,
+    );
+    process.exit(127);
+  }
+}
+
+const child = spawn(
+  denoExecutable(),
+  [
+    "run",
+    "-A",
+    "--config",
+    path.join(root, "deno.json"),
+    path.join(root, "src", "main.ts"),
+    ...process.argv.slice(2),
+  ],
+  {
+    stdio: "inherit",
+    env: { ...process.env, DENO_NO_PACKAGE_JSON: "1", CUA_DRIVER_LAUNCHER: process.argv[1] },
+  },
+);
+
+// The launcher stands in for the driver: a client that stops it stops the driver.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  });
+}
+child.on("error", (error) => {
+  console.error(`cua-driver: could not start Deno: ${error.message}`);
+  process.exit(127);
+});
+child.on("exit", (code, signal) => {
+  if (signal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  } else {
+    process.exit(code ?? 1);
+  }
+});
