@@ -23,10 +23,11 @@ fi
 # list is checked with dpkg and the missing ones installed with one apt-get.
 PACKAGES=""
 want() { PACKAGES="$PACKAGES $*"; }
-# Embedded desktop (x11-utils: xprop; the e2e tests also use its xwininfo, xdpyinfo and xmessage).
-want xvfb xauth openbox dbus dbus-x11 at-spi2-core x11-utils
-# Libraries the driver opens.
-want libgtk-3-0 libxtst6 libxext6 libxfixes3 libxrandr2 libxi6 libatspi2.0-0
+# What the driver itself needs (embedded desktop, libraries it opens): scripts/install.sh's list, the one
+# a downloaded executable's users check.
+want $(sh scripts/install.sh --list)
+# Test desktop extras: xauth, dbus-x11; the e2e tests use x11-utils' xwininfo, xdpyinfo and xmessage.
+want xauth dbus-x11 libgtk-3-0 libxfixes3 libatspi2.0-0
 # Fixture apps.
 want python3-gi gir1.2-gtk-3.0 gtk-3-examples
 # Test and benchmark helpers.

@@ -7,6 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { denoChildEnv } from "../../scripts/deno_child.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
@@ -288,8 +289,8 @@ Deno.test({
         HOME: Deno.env.get("HOME") ?? "/root",
         DISPLAY: `:${n}`,
         CUA_DRIVER_CONFIG_DIR: await Deno.makeTempDir({ prefix: "cua-test-config-" }),
+        ...denoChildEnv(),
       };
-      if (Deno.env.get("DENO_DIR")) env.DENO_DIR = Deno.env.get("DENO_DIR")!;
       await using mcp = new McpLines(env);
       await mcp.initialize();
       const size = async () => (await mcp.call("get_screen_size", {})).structuredContent;

@@ -13,6 +13,7 @@ import { startRuntime } from "../../src/runtime.ts";
 import { e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { describeResult, type Structured } from "../_helpers/in_process_driver.ts";
 import { startWebFixture } from "../_helpers/web_fixture.ts";
+import { waitFor } from "../_helpers/x11_probe.ts";
 
 // Without Chromium the test is skipped, unless e2e tests are required (then it fails in browser_prepare).
 const hasChromium = await Deno.stat("/usr/bin/chromium").then(() => true, () => false);
@@ -109,11 +110,17 @@ Deno.test({
         .structuredContent as Structured;
       assert.deepEqual([bound.status, bound.browser.source], ["ok", "existing_profile"]);
       assert.ok((bound.tabs as Structured[]).some((t) => t.url.startsWith(site.origin)));
-      const snap = (await granted.registry.call(
-        "get_browser_state",
-        { target_id: bound.target_id, tab_id: bound.tabs[0].tab_id },
-        opts("b"),
-      )).structuredContent as Structured;
+      // The tab's URL is set when navigation starts; its title once the page is parsed.
+      const snapshot = async () =>
+        (await granted.registry.call(
+          "get_browser_state",
+          { target_id: bound.target_id, tab_id: bound.tabs[0].tab_id },
+          opts("b"),
+        )).structuredContent as Structured;
+      const snap = await waitFor("the fixture page's title", async () => {
+        const seen = await snapshot();
+        return seen.title === "" ? null : seen;
+      }, 15_000);
       assert.equal(snap.title, "Browser fixture");
 
       // The session ends; the user's browser stays.
