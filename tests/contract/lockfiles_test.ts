@@ -1,0 +1,51 @@
+/**
+ * The two lockfiles stay usable by the README's commands without being rewritten:
+ * `npm ci` needs package-lock.json to hold every optional dependency npm knows of, and
+ * deno.lock (frozen in deno.json) must describe the deno.json imports alone, because
+ * every Deno command here runs with DENO_NO_PACKAGE_JSON=1.
+ */
+import assert from "node:assert/strict";
+
+const root = new URL("../../", import.meta.url);
+
+// deno-lint-ignore no-explicit-any
+async function readJson(name: string): Promise<Record<string, any>> {
+  return JSON.parse(await Deno.readTextFile(new URL(name, root)));
+}
+
+Deno.test("deno.json freezes deno.lock", async () => {
+  const config = await readJson("deno.json");
+  assert.deepEqual(config.lock, { path: "./deno.lock", frozen: true });
+});
+
+Deno.test("deno.lock records no package.json dependencies (written by a Deno run without DENO_NO_PACKAGE_JSON)", async () => {
+  const lock = await readJson("deno.lock");
+  assert.equal(
+    lock.workspace?.packageJson,
+    undefined,
+    "remove it: DENO_NO_PACKAGE_JSON=1 node_modules/.bin/deno cache --frozen=false src/main.ts",
+  );
+});
+
+Deno.test("package-lock.json holds every optional dependency of every locked package, so npm ci accepts it", async () => {
+  const lock = await readJson("package-lock.json");
+  const packages = lock.packages as Record<string, { optionalDependencies?: Record<string, string> }>;
+  const missing: string[] = [];
+  for (const [path, entry] of Object.entries(packages)) {
+    for (const name of Object.keys(entry.optionalDependencies ?? {})) {
+      const nested = `${path}/node_modules/${name}`;
+      if (!(nested in packages) && !(`node_modules/${name}` in packages)) {
+        missing.push(`${name} (of ${path})`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+Deno.test("package.json pins Deno 2.9.3 as a runtime dependency of the cua-driver command", async () => {
+  const pkg = await readJson("package.json");
+  assert.equal(pkg.dependencies?.deno, "2.9.3");
+  assert.equal(pkg.bin?.["cua-driver"], "bin/cua_driver.cjs");
+  const lock = await readJson("package-lock.json");
+  assert.equal(lock.packages["node_modules/deno"].version, "2.9.3");
+});
