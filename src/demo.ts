@@ -10,6 +10,26 @@ import type { ToolResult } from "./core/result.ts";
 import type { ParsedArgs } from "./transports/cli_args.ts";
 
 const DEFAULT_APP = "gtk3-widget-factory";
+/** launch_app waits a few seconds for a window; on a loaded machine the demo waits this long in all. */
+const WINDOW_WAIT_MS = 60_000;
+
+type Window = { window_id: number; title: string };
+
+/** Polls list_windows until the process shows a window on screen, or WINDOW_WAIT_MS passes. */
+async function waitForWindow(registry: ToolRegistry, lease: string, pid: number): Promise<Window[]> {
+  console.log(`(waiting for pid ${pid} to show a window)`);
+  const deadline = performance.now() + WINDOW_WAIT_MS;
+  while (performance.now() < deadline) {
+    const listed = await registry.call("list_windows", { pid, on_screen_only: true }, {
+      lease,
+      transport: "cli",
+    });
+    const windows = (listed.structuredContent?.windows ?? []) as Window[];
+    if (!listed.isError && windows.length) return windows;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return [];
+}
 
 /** Runs the demo; returns an exit code. */
 export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number> {
@@ -30,8 +50,12 @@ export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise
     await call("get_screen_size", {});
     const launched = await call("launch_app", { launch_path: app });
     const pid = launched.pid as number;
-    const windows = launched.windows as { window_id: number; title: string }[];
-    if (!windows?.length) throw new Error(`${app} opened no window within 3 s`);
+    const windows = (launched.windows as Window[] | undefined)?.length
+      ? launched.windows as Window[]
+      : await waitForWindow(registry, lease, pid);
+    if (!windows.length) {
+      throw new Error(`${app} (pid ${pid}) opened no window within ${WINDOW_WAIT_MS / 1000} s`);
+    }
     const windowId = windows[0].window_id;
 
     const state = await call("get_window_state", {
