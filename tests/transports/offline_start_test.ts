@@ -2,25 +2,44 @@
  * After setup nothing needs the network: the driver started exactly as the suite starts it
  * (tests/_helpers/driver.ts: `deno run --cached-only`, the cleared environment keeping only
  * the desktop and the cache settings) serves MCP and a screenshot with the network cut, and
- * so does the `cua-driver` launcher from `/`.
+ * so does the `cua-driver` command that `npm install -g .` puts on PATH, run from `/`.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { assertMcpScreenshot } from "../_helpers/mcp_screenshot.ts";
-import { offline, reachesRegistry } from "../_helpers/offline.ts";
+import { offline, type OfflineCommand, reachesRegistry } from "../_helpers/offline.ts";
 import { VERSION } from "../../src/version.ts";
 
 const ignore = ignoreWithoutDesktop();
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const LAUNCHER = fileURLToPath(new URL("../../bin/cua_driver.cjs", import.meta.url));
+
+/** Runs an offline command to completion with exactly its environment. */
+async function output(
+  cmd: OfflineCommand,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(cmd.command, {
+    args: cmd.args,
+    env: cmd.env,
+    clearEnv: true,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
 
 Deno.test({
   name: "offline: the wrapper cuts the network (a fetch of the npm registry fails)",
+  ignore,
   async fn() {
     assert.equal(await reachesRegistry(driverEnv()), false);
   },
-  ignore,
 });
 
 Deno.test({
@@ -38,33 +57,40 @@ Deno.test({
 });
 
 Deno.test({
-  name:
-    "offline: the cua-driver launcher prints its version from / and serves MCP with the network unreachable",
+  name: "offline: `npm install -g .` puts cua-driver on PATH; from / it prints its version and serves MCP",
   ignore,
   async fn() {
-    // As an MCP client runs it: a PATH lookup of `cua-driver` (here a symlink, like npm's bin link).
-    const binDir = await Deno.makeTempDir({ prefix: "cua-bin-" });
+    // As a user installs it and an MCP client runs it: npm's global bin link, then a PATH lookup.
+    const prefix = await Deno.makeTempDir({ prefix: "cua-npm-global-" });
     try {
-      await Deno.symlink(LAUNCHER, `${binDir}/cua-driver`);
-      const env = driverEnv({ PATH: `${binDir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` });
-      const version = await offline("cua-driver", ["--version"], env);
-      const out = await new Deno.Command(version.command, {
-        args: version.args,
-        env: version.env,
-        clearEnv: true,
-        cwd: "/",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr);
-      assert.equal(out.code, 0, stderr);
-      assert.equal(new TextDecoder().decode(out.stdout).trim(), `cua-driver ${VERSION}`);
-      assert.doesNotMatch(stderr, /Download/, "nothing was fetched");
+      const env = driverEnv({ PATH: `${prefix}/bin:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` });
+      const npmArgs = [
+        "install",
+        "--global",
+        "--prefix",
+        prefix,
+        "--no-audit",
+        "--no-fund",
+        "--offline",
+        REPO,
+      ];
+      const installed = await output(await offline("npm", npmArgs, env), REPO);
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.equal(await Deno.realPath(`${prefix}/bin/cua-driver`), LAUNCHER, "npm linked the launcher");
+
+      const version = await output(await offline("cua-driver", ["--version"], env), "/");
+      assert.equal(version.code, 0, version.stderr);
+      assert.equal(version.stdout.trim(), `cua-driver ${VERSION}`);
+      assert.doesNotMatch(version.stderr, /Download/, "nothing was fetched");
+
+      const manifest = await output(await offline("cua-driver", ["manifest"], env), "/");
+      assert.equal(manifest.code, 0, manifest.stderr);
+      assert.equal(JSON.parse(manifest.stdout).mcp_invocation.command, `${prefix}/bin/cua-driver`);
 
       const mcp = await offline("cua-driver", ["mcp", "--desktop", "system"], env);
       await assertMcpScreenshot(mcp.command, mcp.args, mcp.env, { cwd: "/", title: "Launcher fixture" });
     } finally {
-      await Deno.remove(binDir, { recursive: true });
+      await Deno.remove(prefix, { recursive: true });
     }
   },
 });
