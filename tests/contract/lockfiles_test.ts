@@ -46,6 +46,8 @@ Deno.test("package.json pins Deno 2.9.3 as a runtime dependency of the cua-drive
   const pkg = await readJson("package.json");
   assert.equal(pkg.dependencies?.deno, "2.9.3");
   assert.equal(pkg.bin?.["cua-driver"], "bin/cua_driver.cjs");
+  // npm 11 skips dependencies' install scripts unless allowed; deno's links its platform binary.
+  assert.equal(pkg.allowScripts?.deno, true);
   const lock = await readJson("package-lock.json");
   assert.equal(lock.packages["node_modules/deno"].version, "2.9.3");
 });
