@@ -66,3 +66,25 @@ export async function reachesRegistry(env: Record<string, string>): Promise<bool
   }).output();
   return out.success && new TextDecoder().decode(out.stdout).includes("reached");
 }
+
+/** What a command printed, and its exit code. */
+export interface CommandOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an {@linkcode offline} command to completion in `cwd`, with exactly its environment. */
+export async function runOffline(cmd: OfflineCommand, cwd: string): Promise<CommandOutput> {
+  const out = await new Deno.Command(cmd.command, {
+    args: cmd.args,
+    env: cmd.env,
+    clearEnv: true,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}

@@ -10,7 +10,7 @@ import { VERSION } from "../../src/version.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverEnv } from "../_helpers/driver.ts";
 import { assertMcpScreenshot } from "../_helpers/mcp_screenshot.ts";
-import { offline } from "../_helpers/offline.ts";
+import { offline, runOffline } from "../_helpers/offline.ts";
 
 Deno.test({
   name: "bundle runs the CLI and MCP with a screenshot from a single file, offline, in an empty directory",
@@ -23,24 +23,8 @@ Deno.test({
       const file = await bundle(`${out}/cua-driver.js`);
       // Nothing beside the file, no cache to fall back on, no network.
       const env = { ...driverEnv(), DENO_DIR: denoDir };
-      const run = async (args: string[]) => {
-        const cmd = await offline(Deno.execPath(), ["run", "-A", "--quiet", file, ...args], env);
-        const result = await new Deno.Command(cmd.command, {
-          args: cmd.args,
-          cwd: dir,
-          env: cmd.env,
-          clearEnv: true,
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const decoder = new TextDecoder();
-        return {
-          code: result.code,
-          stdout: decoder.decode(result.stdout),
-          stderr: decoder.decode(result.stderr),
-        };
-      };
+      const run = async (args: string[]) =>
+        runOffline(await offline(Deno.execPath(), ["run", "-A", "--quiet", file, ...args], env), dir);
       const version = await run(["--version"]);
       assert.equal(version.code, 0, version.stderr);
       assert.equal(version.stdout.trim(), `cua-driver ${VERSION}`);

@@ -9,30 +9,12 @@ import { fileURLToPath } from "node:url";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { assertMcpScreenshot } from "../_helpers/mcp_screenshot.ts";
-import { offline, type OfflineCommand, reachesRegistry } from "../_helpers/offline.ts";
+import { offline, reachesRegistry, runOffline } from "../_helpers/offline.ts";
 import { VERSION } from "../../src/version.ts";
 
 const ignore = ignoreWithoutDesktop();
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const LAUNCHER = fileURLToPath(new URL("../../bin/cua_driver.cjs", import.meta.url));
-
-/** Runs an offline command to completion with exactly its environment. */
-async function output(
-  cmd: OfflineCommand,
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(cmd.command, {
-    args: cmd.args,
-    env: cmd.env,
-    clearEnv: true,
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
 
 Deno.test({
   name: "offline: the wrapper cuts the network (a fetch of the npm registry fails)",
@@ -74,16 +56,16 @@ Deno.test({
         "--offline",
         REPO,
       ];
-      const installed = await output(await offline("npm", npmArgs, env), REPO);
+      const installed = await runOffline(await offline("npm", npmArgs, env), REPO);
       assert.equal(installed.code, 0, installed.stderr);
       assert.equal(await Deno.realPath(`${prefix}/bin/cua-driver`), LAUNCHER, "npm linked the launcher");
 
-      const version = await output(await offline("cua-driver", ["--version"], env), "/");
+      const version = await runOffline(await offline("cua-driver", ["--version"], env), "/");
       assert.equal(version.code, 0, version.stderr);
       assert.equal(version.stdout.trim(), `cua-driver ${VERSION}`);
       assert.doesNotMatch(version.stderr, /Download/, "nothing was fetched");
 
-      const manifest = await output(await offline("cua-driver", ["manifest"], env), "/");
+      const manifest = await runOffline(await offline("cua-driver", ["manifest"], env), "/");
       assert.equal(manifest.code, 0, manifest.stderr);
       assert.equal(JSON.parse(manifest.stdout).mcp_invocation.command, `${prefix}/bin/cua-driver`);
 
