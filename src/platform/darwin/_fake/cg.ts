@@ -1,0 +1,341 @@
+/**
+ * The fake CoreGraphics: displays, the window server's list in the dictionary form
+ * `CGWindowListCopyWindowInfo` returns, images in the layout the window server
+ * produces (32-bit BGRA, premultiplied-first little-endian, rows padded to 64 bytes),
+ * and posted events handed to the fake Mac.
+ *
+ * @module
+ */
+import type { CG_SYMBOLS } from "../../../../ffi/darwin/core_graphics.ts";
+import { cgPoint, cgRect, readCGPoint, readCGRect } from "../../../../ffi/darwin/geometry.ts";
+import type { Rect } from "../../types.ts";
+import { bytesOf, viewOf } from "./cf.ts";
+import type { FakeHeap, FakeObject } from "./heap.ts";
+import { type CFable, type CFConstants, type DictPayload, fromCF, toCF } from "./values.ts";
+import type { FakeMac, FakeWindow, PostedEvent } from "./world.ts";
+
+/** Wallpaper colour of the fake desktop (RGB). */
+export const WALLPAPER: [number, number, number] = [30, 60, 90];
+
+/** A fake CGImage's payload. */
+export interface ImagePayload {
+  width: number;
+  height: number;
+  bytesPerRow: number;
+  bytes: Uint8Array;
+  provider: FakeObject | null;
+}
+
+interface EventPayload {
+  type: number;
+  location: { x: number; y: number };
+  button: number;
+  keyCode: number;
+  keyDown: boolean;
+  flags: bigint;
+  text: string;
+  fields: Record<number, bigint>;
+  scroll: { unit: number; dy: number; dx: number } | null;
+}
+
+const WINDOW_KEYS = [
+  "kCGWindowNumber",
+  "kCGWindowLayer",
+  "kCGWindowBounds",
+  "kCGWindowOwnerPID",
+  "kCGWindowOwnerName",
+  "kCGWindowName",
+  "kCGWindowIsOnscreen",
+  "kCGWindowAlpha",
+] as const;
+
+function intersect(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+}
+
+/** Paints `windows` (back to front) over the wallpaper into a BGRA image of `area` at `scale`. */
+export function render(area: Rect, scale: number, windows: FakeWindow[], wallpaper: boolean): ImagePayload {
+  const width = Math.round(area.width * scale);
+  const height = Math.round(area.height * scale);
+  const bytesPerRow = Math.ceil((width * 4) / 64) * 64;
+  const bytes = new Uint8Array(bytesPerRow * height);
+  const fill = (rect: Rect, [r, g, b]: [number, number, number], alpha: number) => {
+    const x0 = Math.round((rect.x - area.x) * scale);
+    const y0 = Math.round((rect.y - area.y) * scale);
+    const x1 = Math.round((rect.x + rect.width - area.x) * scale);
+    const y1 = Math.round((rect.y + rect.height - area.y) * scale);
+    for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
+      for (let x = Math.max(0, x0); x < Math.min(width, x1); x++) {
+        const i = y * bytesPerRow + x * 4;
+        bytes.set([b, g, r, alpha], i); // B, G, R, A in memory (32-bit little-endian ARGB)
+      }
+    }
+  };
+  if (wallpaper) fill(area, WALLPAPER, 255);
+  for (const window of [...windows].reverse()) {
+    const visible = intersect(window.bounds, area);
+    if (visible) fill(window.bounds, window.color, 255);
+  }
+  return { width, height, bytesPerRow, bytes, provider: null };
+}
+
+/** The implementation of CG_SYMBOLS. */
+export function fakeCoreGraphics(
+  heap: FakeHeap,
+  constants: CFConstants,
+  world: FakeMac,
+): { [K in keyof typeof CG_SYMBOLS]?: unknown } {
+  const ptr = (object: FakeObject) => heap.pointer(object);
+  const keys = Object.fromEntries(WINDOW_KEYS.map((name) => [name, constants.string(name, name)]));
+  const display = (id: number) => world.displays.find((d) => d.id === id);
+  const scaleAt = (rect: Rect) => {
+    const hit = world.displays.find((d) => intersect(d.bounds, rect)) ?? world.displays[0];
+    return hit.pixelWidth / hit.bounds.width;
+  };
+  const event = (ref: Deno.PointerValue, api: string) =>
+    heap.deref(ref, api, ["CGEvent"]).value as EventPayload;
+  const newEvent = (api: string, fields: Partial<EventPayload>) =>
+    ptr(heap.create(
+      "CGEvent",
+      {
+        type: 0,
+        location: { ...world.cursor },
+        button: 0,
+        keyCode: 0,
+        keyDown: false,
+        flags: 0n,
+        text: "",
+        fields: {},
+        scroll: null,
+        ...fields,
+      } satisfies EventPayload,
+      api,
+    ));
+  const source = (ref: Deno.PointerValue, api: string) => {
+    if (ref !== null) heap.deref(ref, api, ["CGEventSource"]);
+  };
+  const post = (route: PostedEvent["route"], pid: number | null, ref: Deno.PointerValue, api: string) => {
+    const e = event(ref, api);
+    world.deliver({ route, pid, ...e, location: { ...e.location }, fields: { ...e.fields } });
+  };
+  const image = (payload: ImagePayload, api: string) => ptr(heap.create("CGImage", payload, api));
+  const imagePayload = (ref: Deno.PointerValue, api: string) =>
+    heap.deref(ref, api, ["CGImage"]).value as ImagePayload;
+
+  function windowRow(window: FakeWindow): CFable {
+    const row = new Map<string, CFable>([
+      ["kCGWindowNumber", window.id],
+      ["kCGWindowLayer", window.layer],
+      [
+        "kCGWindowBounds",
+        new Map<string, CFable>([
+          ["X", window.bounds.x + 0.0],
+          ["Y", window.bounds.y],
+          ["Width", window.bounds.width],
+          ["Height", window.bounds.height],
+        ]),
+      ],
+      ["kCGWindowOwnerPID", window.pid],
+      ["kCGWindowOwnerName", window.ownerName],
+      ["kCGWindowAlpha", window.alpha],
+      ["kCGWindowSharingState", 1],
+      ["kCGWindowStoreType", 1],
+      ["kCGWindowMemoryUsage", 1264],
+    ]);
+    // Since macOS 10.15 titles are present only with Screen Recording access.
+    if (world.screenCaptureAllowed) row.set("kCGWindowName", window.title);
+    if (window.onScreen) row.set("kCGWindowIsOnscreen", true);
+    return row;
+  }
+
+  return {
+    CGGetActiveDisplayList: (max: number, out: unknown, count: unknown) => {
+      const ids = world.displays.map((d) => d.id).slice(0, out === null ? undefined : max);
+      if (out !== null) {
+        const view = viewOf(heap, out, ids.length * 4, "CGGetActiveDisplayList");
+        ids.forEach((id, i) => view.setUint32(i * 4, id, true));
+      }
+      viewOf(heap, count, 4, "CGGetActiveDisplayList").setUint32(0, ids.length, true);
+      return 0;
+    },
+    CGMainDisplayID: () => world.displays[0]?.id ?? 0,
+    CGDisplayBounds: (id: number) => {
+      const d = display(id);
+      return d ? cgRect(d.bounds.x, d.bounds.y, d.bounds.width, d.bounds.height) : cgRect(0, 0, 0, 0);
+    },
+    CGDisplayIsBuiltin: (id: number) => display(id)?.builtin ? 1 : 0,
+    CGDisplayCopyDisplayMode: (id: number) => {
+      const d = display(id);
+      return d ? ptr(heap.create("CGDisplayMode", d, "CGDisplayCopyDisplayMode")) : null;
+    },
+    CGDisplayModeGetWidth: (ref: Deno.PointerValue) =>
+      BigInt(
+        (heap.deref(ref, "CGDisplayModeGetWidth", ["CGDisplayMode"]).value as { bounds: Rect }).bounds.width,
+      ),
+    CGDisplayModeGetPixelWidth: (ref: Deno.PointerValue) =>
+      BigInt(
+        (heap.deref(ref, "CGDisplayModeGetPixelWidth", ["CGDisplayMode"]).value as { pixelWidth: number })
+          .pixelWidth,
+      ),
+    CGDisplayModeGetPixelHeight: (ref: Deno.PointerValue) =>
+      BigInt(
+        (heap.deref(ref, "CGDisplayModeGetPixelHeight", ["CGDisplayMode"]).value as { pixelHeight: number })
+          .pixelHeight,
+      ),
+    CGDisplayModeGetRefreshRate: (ref: Deno.PointerValue) =>
+      (heap.deref(ref, "CGDisplayModeGetRefreshRate", ["CGDisplayMode"]).value as { refreshHz: number })
+        .refreshHz,
+    CGDisplayModeRelease: (ref: Deno.PointerValue) => {
+      if (ref !== null) {
+        heap.release(heap.deref(ref, "CGDisplayModeRelease", ["CGDisplayMode"]), "CGDisplayModeRelease");
+      }
+    },
+    CGWindowListCopyWindowInfo: (option: number, relative: number) => {
+      let rows = world.windows;
+      if (option & 1) rows = rows.filter((w) => w.onScreen);
+      if (option & 16) rows = rows.filter((w) => w.layer > -1000);
+      if (option & 8) rows = rows.filter((w) => w.id === relative);
+      return ptr(toCF(constants, rows.map(windowRow), "CGWindowListCopyWindowInfo", "caller"));
+    },
+    CGRectMakeWithDictionaryRepresentation: (ref: Deno.PointerValue, out: unknown) => {
+      const dict = heap.deref(ref, "CGRectMakeWithDictionaryRepresentation", ["CFDictionary"])
+        .value as DictPayload;
+      const read = (key: string) => {
+        const entry = dict.get(key);
+        return entry ? fromCF(entry.value) as number : NaN;
+      };
+      const values = [read("X"), read("Y"), read("Width"), read("Height")];
+      if (values.some(Number.isNaN)) return false;
+      bytesOf(out).set(cgRect(values[0], values[1], values[2], values[3]));
+      return true;
+    },
+    ...Object.fromEntries(Object.entries(keys).map(([name, object]) => [name, ptr(object)])),
+    CGWindowListCreateImage: world.legacyCaptureAvailable
+      ? (rect: Uint8Array, option: number, windowId: number, _imageOption: number) => {
+        const api = "CGWindowListCreateImage";
+        const requested = readCGRect(rect);
+        const window = world.window(windowId);
+        if (option & 8 && !window) return null;
+        const area = Number.isFinite(requested.x) ? requested : window!.bounds;
+        const allowed = world.screenCaptureAllowed ? [window!] : [];
+        // Without Screen Recording access the window server leaves other apps' windows out.
+        return image(render(area, scaleAt(area), allowed, !(option & 8) || !world.screenCaptureAllowed), api);
+      }
+      : null,
+    CGDisplayCreateImage: world.legacyCaptureAvailable
+      ? (id: number) => {
+        const d = display(id);
+        if (!d) return null;
+        const windows = world.screenCaptureAllowed ? world.windows.filter((w) => w.onScreen) : [];
+        return image(render(d.bounds, d.pixelWidth / d.bounds.width, windows, true), "CGDisplayCreateImage");
+      }
+      : null,
+    CGImageGetWidth: (ref: Deno.PointerValue) => BigInt(imagePayload(ref, "CGImageGetWidth").width),
+    CGImageGetHeight: (ref: Deno.PointerValue) => BigInt(imagePayload(ref, "CGImageGetHeight").height),
+    CGImageGetBytesPerRow: (ref: Deno.PointerValue) =>
+      BigInt(imagePayload(ref, "CGImageGetBytesPerRow").bytesPerRow),
+    CGImageGetBitsPerPixel: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitsPerPixel"), 32n),
+    // kCGImageAlphaPremultipliedFirst (2) | kCGBitmapByteOrder32Little (2 << 12)
+    CGImageGetBitmapInfo: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitmapInfo"), 0x2002),
+    CGImageGetDataProvider: (ref: Deno.PointerValue) => {
+      const object = heap.deref(ref, "CGImageGetDataProvider", ["CGImage"]);
+      const payload = object.value as ImagePayload;
+      // The image owns its provider (Get rule): it lives as long as the image.
+      payload.provider ??= heap.createHeld("CGDataProvider", payload, "CGImageGetDataProvider");
+      return ptr(payload.provider);
+    },
+    CGDataProviderCopyData: (ref: Deno.PointerValue) => {
+      const payload = heap.deref(ref, "CGDataProviderCopyData", ["CGDataProvider"]).value as ImagePayload;
+      return ptr(heap.create("CFData", payload.bytes.slice(), "CGDataProviderCopyData"));
+    },
+    CGImageRelease: (ref: Deno.PointerValue) => {
+      if (ref !== null) heap.release(heap.deref(ref, "CGImageRelease", ["CGImage"]), "CGImageRelease");
+    },
+    CGEventSourceCreate: (state: number) =>
+      ptr(heap.create("CGEventSource", { state }, "CGEventSourceCreate")),
+    CGEventSourceFlagsState: (_state: number) => 0n,
+    CGEventSourceButtonState: (_state: number, _button: number) => false,
+    CGEventCreate: (src: Deno.PointerValue) => (source(src, "CGEventCreate"), newEvent("CGEventCreate", {})),
+    CGEventGetLocation: (ref: Deno.PointerValue) => {
+      const { x, y } = event(ref, "CGEventGetLocation").location;
+      return cgPoint(x, y);
+    },
+    CGEventCreateMouseEvent: (src: Deno.PointerValue, type: number, point: Uint8Array, button: number) => {
+      source(src, "CGEventCreateMouseEvent");
+      return newEvent("CGEventCreateMouseEvent", {
+        type,
+        location: readCGPoint(point),
+        button,
+        fields: { 3: BigInt(button) },
+      });
+    },
+    CGEventCreateKeyboardEvent: (src: Deno.PointerValue, keyCode: number, down: boolean) => {
+      source(src, "CGEventCreateKeyboardEvent");
+      return newEvent("CGEventCreateKeyboardEvent", { type: down ? 10 : 11, keyCode, keyDown: down });
+    },
+    CGEventCreateScrollWheelEvent2: (
+      src: Deno.PointerValue,
+      unit: number,
+      count: number,
+      wheel1: number,
+      wheel2: number,
+      _wheel3: number,
+    ) => {
+      source(src, "CGEventCreateScrollWheelEvent2");
+      if (count < 1 || count > 3) heap.fail("CGEventCreateScrollWheelEvent2: wheelCount must be 1..3");
+      return newEvent("CGEventCreateScrollWheelEvent2", {
+        type: 22,
+        scroll: { unit, dy: wheel1, dx: count > 1 ? wheel2 : 0 },
+      });
+    },
+    CGEventKeyboardSetUnicodeString: (ref: Deno.PointerValue, length: bigint, chars: unknown) => {
+      const e = event(ref, "CGEventKeyboardSetUnicodeString");
+      const n = Number(length);
+      const view = viewOf(heap, chars, n * 2, "CGEventKeyboardSetUnicodeString");
+      // The window server keeps at most 20 UTF-16 units of an event's string.
+      let text = "";
+      for (let i = 0; i < Math.min(n, 20); i++) text += String.fromCharCode(view.getUint16(i * 2, true));
+      e.text = text;
+    },
+    CGEventSetFlags: (ref: Deno.PointerValue, flags: bigint) => {
+      event(ref, "CGEventSetFlags").flags = BigInt(flags);
+    },
+    CGEventSetIntegerValueField: (ref: Deno.PointerValue, field: number, value: bigint) => {
+      event(ref, "CGEventSetIntegerValueField").fields[field] = BigInt(value);
+    },
+    CGEventSetLocation: (ref: Deno.PointerValue, point: Uint8Array) => {
+      event(ref, "CGEventSetLocation").location = readCGPoint(point);
+    },
+    CGEventPost: (tap: number, ref: Deno.PointerValue) =>
+      post(tap === 0 ? "hid" : tap === 1 ? "session" : "annotated", null, ref, "CGEventPost"),
+    CGEventPostToPid: (pid: number, ref: Deno.PointerValue) => post("pid", pid, ref, "CGEventPostToPid"),
+    CGWarpMouseCursorPosition: (point: Uint8Array) => {
+      world.cursor = readCGPoint(point);
+      return 0;
+    },
+    CGPreflightScreenCaptureAccess: () => world.screenCaptureAllowed,
+    CGRequestScreenCaptureAccess: () => {
+      world.promptsShown.push("screen_capture");
+      return world.screenCaptureAllowed;
+    },
+    CGPreflightPostEventAccess: () => world.accessibilityTrusted,
+    CGSessionCopyCurrentDictionary: () =>
+      world.consoleSession
+        ? ptr(toCF(
+          constants,
+          new Map<string, CFable>([
+            ["kCGSSessionOnConsoleKey", true],
+            ["kCGSessionLoginDoneKey", true],
+            ["kCGSSessionUserNameKey", "ada"],
+            ["kCGSSessionUserIDKey", world.uid],
+          ]),
+          "CGSessionCopyCurrentDictionary",
+          "caller",
+        ))
+        : null,
+  };
+}

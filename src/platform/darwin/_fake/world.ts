@@ -1,0 +1,428 @@
+/**
+ * The scripted Mac behind the fake frameworks: displays, running apps, the window
+ * server's window list, each app's accessibility tree, the pasteboard, and how the
+ * apps react to what the driver does (AX actions and attribute writes, posted
+ * events). Tests read this state as the "application's own" record of what landed.
+ *
+ * @module
+ */
+import type { Point, Rect } from "../../types.ts";
+
+/** A display as CoreGraphics reports it. */
+export interface FakeDisplay {
+  id: number;
+  /** Global bounds in points (origin top-left of the main display). */
+  bounds: Rect;
+  pixelWidth: number;
+  pixelHeight: number;
+  refreshHz: number;
+  builtin: boolean;
+}
+
+/** A running application (NSRunningApplication + its process). */
+export interface FakeApp {
+  pid: number;
+  name: string;
+  bundleId: string | null;
+  bundlePath: string | null;
+  executablePath: string;
+  /** 0 regular, 1 accessory, 2 prohibited. */
+  activationPolicy: number;
+  /** Seconds since 1970. */
+  launchDate: number;
+  terminated: boolean;
+  /** The AXApplication element. */
+  ax: FakeElement;
+  /** True when the app's main thread is stuck: AX messages time out. */
+  hung: boolean;
+  /** The element with keyboard focus inside the app. */
+  focused: FakeElement | null;
+  /** "zombie" once killed but not reaped. */
+  status: "running" | "zombie";
+}
+
+/** A window in the window server's list. */
+export interface FakeWindow {
+  id: number;
+  pid: number;
+  ownerName: string;
+  title: string;
+  layer: number;
+  bounds: Rect;
+  onScreen: boolean;
+  alpha: number;
+  /** Fill colour of its pixels (RGB). */
+  color: [number, number, number];
+  /** Its AXWindow element, if it has one. */
+  ax: FakeElement | null;
+}
+
+/** One node of an app's accessibility tree. */
+export interface FakeElement {
+  id: number;
+  pid: number;
+  role: string;
+  subrole?: string;
+  title?: string;
+  description?: string;
+  help?: string;
+  identifier?: string;
+  placeholder?: string;
+  /** AXValue: text, a number, or a boolean-like 0/1 for toggles. */
+  value?: string | number;
+  valueSettable?: boolean;
+  minValue?: number;
+  maxValue?: number;
+  enabled: boolean;
+  focused: boolean;
+  selected?: boolean;
+  expanded?: boolean;
+  frame: Rect | null;
+  actions: string[];
+  children: FakeElement[];
+  parent: FakeElement | null;
+  /** Selection in a text element (characters). */
+  selectedRange?: { location: number; length: number };
+  /** The CGWindowID of an AXWindow. */
+  windowId?: number;
+  /** Further attributes (AXMain, AXMinimized, AXMenuItemCmdChar, ...). */
+  extra: Record<string, unknown>;
+  /** Runs when an action is performed, after the built-in behaviour. */
+  onAction?: (world: FakeMac, element: FakeElement, action: string) => void;
+  /** False once removed from its app (a stale reference then fails kAXErrorInvalidUIElement). */
+  alive: boolean;
+}
+
+/** A synthetic event the driver posted, with the fields the fake reads. */
+export interface PostedEvent {
+  /** "hid"/"session" (CGEventPost tap) or "pid" (CGEventPostToPid). */
+  route: "hid" | "session" | "annotated" | "pid";
+  pid: number | null;
+  type: number;
+  location: Point;
+  keyCode: number;
+  keyDown: boolean;
+  flags: bigint;
+  text: string;
+  fields: Record<number, bigint>;
+  scroll: { unit: number; dy: number; dx: number } | null;
+  button: number;
+}
+
+/** What the pasteboard holds: UTI → bytes or text. */
+export interface FakePasteboardItem {
+  type: string;
+  text?: string;
+  bytes?: Uint8Array;
+}
+
+let nextElementId = 1;
+
+/** Builds an element (children are attached with {@linkcode adopt}). */
+export function element(
+  pid: number,
+  role: string,
+  fields: Partial<Omit<FakeElement, "id" | "pid" | "role" | "children" | "parent" | "alive">> = {},
+  children: FakeElement[] = [],
+): FakeElement {
+  const node: FakeElement = {
+    id: nextElementId++,
+    pid,
+    role,
+    enabled: true,
+    focused: false,
+    frame: null,
+    actions: [],
+    extra: {},
+    ...fields,
+    children: [],
+    parent: null,
+    alive: true,
+  };
+  adopt(node, children);
+  return node;
+}
+
+/** Appends children to an element. */
+export function adopt(parent: FakeElement, children: FakeElement[]): void {
+  for (const child of children) {
+    child.parent = parent;
+    parent.children.push(child);
+  }
+}
+
+function contains(rect: Rect | null, point: Point): boolean {
+  return rect !== null && point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width &&
+    point.y < rect.y + rect.height;
+}
+
+/** The fake Mac's whole state. */
+export class FakeMac {
+  displays: FakeDisplay[] = [];
+  apps: FakeApp[] = [];
+  /** Front to back, as CGWindowListCopyWindowInfo reports them. */
+  windows: FakeWindow[] = [];
+  /** The frontmost app's pid. */
+  frontmost: number | null = null;
+  /** Where the user's pointer is. */
+  cursor: Point = { x: 0, y: 0 };
+  /** Accessibility trust (System Settings → Privacy & Security → Accessibility). */
+  accessibilityTrusted = true;
+  /** Screen Recording permission. */
+  screenCaptureAllowed = true;
+  /** False where the OS removed CGWindowListCreateImage/CGDisplayCreateImage (macOS 15+ SDK builds). */
+  legacyCaptureAvailable = true;
+  /** False over SSH without a logged-in console session. */
+  consoleSession = true;
+  productVersion = "14.6.1";
+  /** Permission prompts the driver raised ("accessibility", "screen_capture"). */
+  readonly promptsShown: string[] = [];
+  uid = 501;
+  pasteboard: FakePasteboardItem[] = [];
+  pasteboardChangeCount = 1;
+  /** Every event posted, in order. */
+  readonly events: PostedEvent[] = [];
+  /** Every AX action performed: element id and action name. */
+  readonly actions: { element: number; action: string }[] = [];
+  /** Installed bundles the driver may launch: path → bundle facts. */
+  bundles = new Map<string, { bundleId: string; name: string; executable: string }>();
+  /** Processes without an app (daemons): pid → name. */
+  daemons = new Map<number, string>();
+  #mouseDown: { element: FakeElement | null; button: number } | null = null;
+  #nextPid = 900;
+  #nextWindowId = 9000;
+
+  app(pid: number): FakeApp | undefined {
+    return this.apps.find((app) => app.pid === pid && !app.terminated);
+  }
+
+  window(id: number): FakeWindow | undefined {
+    return this.windows.find((window) => window.id === id);
+  }
+
+  /** Every element of an app, depth first. */
+  *elements(root: FakeElement): Generator<FakeElement> {
+    yield root;
+    for (const child of root.children) yield* this.elements(child);
+  }
+
+  /** An element by id in any app. */
+  find(id: number): FakeElement | undefined {
+    for (const app of this.apps) {
+      for (const node of this.elements(app.ax)) if (node.id === id) return node;
+    }
+    return undefined;
+  }
+
+  /** The first element with this title/description in an app. */
+  named(pid: number, name: string): FakeElement {
+    const app = this.app(pid)!;
+    for (const node of this.elements(app.ax)) {
+      if (node.title === name || node.description === name) return node;
+    }
+    throw new Error(`fake: no element named ${name} in pid ${pid}`);
+  }
+
+  /** Brings an app to the front, its windows first in the window list. */
+  activate(pid: number): boolean {
+    const app = this.app(pid);
+    if (!app || app.activationPolicy === 2) return false;
+    this.frontmost = pid;
+    const mine = this.windows.filter((w) => w.pid === pid && w.layer === 0);
+    const rest = this.windows.filter((w) => !(w.pid === pid && w.layer === 0));
+    const above = rest.filter((w) => w.layer > 0);
+    const below = rest.filter((w) => w.layer <= 0);
+    this.windows = [...above, ...mine, ...below];
+    return true;
+  }
+
+  /** Raises one window within its app's windows and makes its app frontmost. */
+  raise(windowId: number): void {
+    const window = this.window(windowId);
+    if (!window) return;
+    this.activate(window.pid);
+    this.windows = [window, ...this.windows.filter((w) => w !== window)];
+    const above = this.windows.filter((w) => w.layer > 0);
+    this.windows = [...above, ...this.windows.filter((w) => w.layer <= 0)];
+  }
+
+  /** The topmost on-screen layer-0 window at a point. */
+  windowAt(point: Point): FakeWindow | undefined {
+    return this.windows.find((w) => w.onScreen && w.layer >= 0 && w.alpha > 0 && contains(w.bounds, point));
+  }
+
+  /** The deepest element of a window containing a point. */
+  hitTest(root: FakeElement, point: Point): FakeElement | null {
+    if (!contains(root.frame, point)) return null;
+    for (const child of [...root.children].reverse()) {
+      const hit = this.hitTest(child, point);
+      if (hit) return hit;
+    }
+    return root;
+  }
+
+  /** Performs an AX action as the app would. Returns false when the element does not support it. */
+  perform(node: FakeElement, action: string): boolean {
+    if (!node.actions.includes(action)) return false;
+    this.actions.push({ element: node.id, action });
+    if (action === "AXPress" && (node.role === "AXCheckBox" || node.role === "AXRadioButton")) {
+      node.value = node.role === "AXRadioButton" ? 1 : (node.value === 1 ? 0 : 1);
+    }
+    if (action === "AXIncrement" && typeof node.value === "number") {
+      node.value = Math.min(node.maxValue ?? Infinity, node.value + 10);
+    }
+    if (action === "AXDecrement" && typeof node.value === "number") {
+      node.value = Math.max(node.minValue ?? -Infinity, node.value - 10);
+    }
+    if (action === "AXRaise") {
+      const window = this.windows.find((w) => w.ax === node);
+      if (window) this.raise(window.id);
+    }
+    node.onAction?.(this, node, action);
+    return true;
+  }
+
+  /** Moves keyboard focus inside an app. */
+  focus(node: FakeElement): void {
+    const app = this.app(node.pid)!;
+    if (app.focused) app.focused.focused = false;
+    app.focused = node;
+    node.focused = true;
+  }
+
+  /** Inserts text at the selection of a text element, replacing the selection. */
+  insertText(node: FakeElement, text: string): void {
+    const current = typeof node.value === "string" ? node.value : "";
+    const range = node.selectedRange ?? { location: current.length, length: 0 };
+    node.value = current.slice(0, range.location) + text + current.slice(range.location + range.length);
+    node.selectedRange = { location: range.location + text.length, length: 0 };
+  }
+
+  /** Records a posted event and lets the target app react to it. */
+  deliver(event: PostedEvent): void {
+    this.events.push(event);
+    const global = event.route !== "pid";
+    if (global && [1, 2, 3, 4, 5, 6, 7, 25, 26, 27].includes(event.type)) this.cursor = event.location;
+    const pid = global ? (this.frontmost ?? -1) : event.pid!;
+    if (event.type === 10) this.#key(pid, event);
+    else if ([1, 3, 25].includes(event.type)) this.#down(event, global);
+    else if ([2, 4, 26].includes(event.type)) this.#up(event, global);
+    else if (event.type === 22) this.#scroll(event, global);
+  }
+
+  #targetWindow(event: PostedEvent, global: boolean): FakeWindow | undefined {
+    if (global) return this.windowAt(event.location);
+    const named = event.fields[91];
+    const window = named !== undefined ? this.window(Number(named)) : undefined;
+    if (window && window.pid === event.pid) return window;
+    return this.windows.find((w) => w.pid === event.pid && w.onScreen && contains(w.bounds, event.location));
+  }
+
+  #down(event: PostedEvent, global: boolean): void {
+    const window = this.#targetWindow(event, global);
+    const hit = window?.ax ? this.hitTest(window.ax, event.location) : null;
+    if (global && window) this.activate(window.pid);
+    this.#mouseDown = { element: hit, button: event.button };
+    if (hit && hit.valueSettable && typeof hit.value === "string") this.focus(hit);
+  }
+
+  #up(event: PostedEvent, global: boolean): void {
+    const window = this.#targetWindow(event, global);
+    const hit = window?.ax ? this.hitTest(window.ax, event.location) : null;
+    const down = this.#mouseDown;
+    this.#mouseDown = null;
+    if (!down || down.button !== 0 || !hit || hit !== down.element || !hit.enabled) return;
+    const clicks = Number(event.fields[1] ?? 1n);
+    if (clicks % 2 === 1 && hit.actions.includes("AXPress")) this.perform(hit, "AXPress");
+  }
+
+  #scroll(event: PostedEvent, global: boolean): void {
+    const window = this.#targetWindow(event, global);
+    let node = window?.ax ? this.hitTest(window.ax, event.location) : null;
+    while (node && node.role !== "AXScrollArea") node = node.parent;
+    const bar = node?.children.find((c) =>
+      c.role === "AXScrollBar" && c.extra.AXOrientation === "AXVerticalOrientation"
+    );
+    if (bar && typeof bar.value === "number" && event.scroll) {
+      // Wheel deltas are positive upward on macOS; the bar's value grows downward, 0..1.
+      bar.value = Math.max(0, Math.min(1, bar.value - event.scroll.dy * 0.05));
+    }
+  }
+
+  #key(pid: number, event: PostedEvent): void {
+    const app = this.app(pid);
+    const target = app?.focused;
+    if (!target || !target.valueSettable || typeof target.value !== "string") return;
+    if (event.flags & 0x100000n) {
+      if (event.keyCode === 0) target.selectedRange = { location: 0, length: target.value.length };
+      return;
+    }
+    if (event.text) this.insertText(target, event.text);
+    else if (event.keyCode === 51) {
+      const range = target.selectedRange ?? { location: target.value.length, length: 0 };
+      const start = range.length ? range.location : Math.max(0, range.location - 1);
+      target.value = target.value.slice(0, start) + target.value.slice(range.location + range.length);
+      target.selectedRange = { location: start, length: 0 };
+    } else if (event.keyCode === 36) this.insertText(target, "\n");
+  }
+
+  /** Starts an app from an installed bundle, with one window, in the background. */
+  launch(bundlePath: string, activate: boolean): FakeApp | null {
+    const bundle = this.bundles.get(bundlePath);
+    if (!bundle) return null;
+    const pid = this.#nextPid++;
+    const ax = element(pid, "AXApplication", { title: bundle.name });
+    const app: FakeApp = {
+      pid,
+      name: bundle.name,
+      bundleId: bundle.bundleId,
+      bundlePath,
+      executablePath: `${bundlePath}/Contents/MacOS/${bundle.executable}`,
+      activationPolicy: 0,
+      launchDate: 1_764_600_000 + pid,
+      terminated: false,
+      ax,
+      hung: false,
+      focused: null,
+      status: "running",
+    };
+    const id = this.#nextWindowId++;
+    const frame = { x: 300, y: 200, width: 640, height: 480 };
+    const window = element(pid, "AXWindow", {
+      title: bundle.name,
+      subrole: "AXStandardWindow",
+      frame,
+      windowId: id,
+      actions: ["AXRaise"],
+      extra: { AXMain: true, AXMinimized: false },
+    });
+    adopt(ax, [window]);
+    this.apps.push(app);
+    this.windows.push({
+      id,
+      pid,
+      ownerName: bundle.name,
+      title: bundle.name,
+      layer: 0,
+      bounds: { ...frame },
+      onScreen: true,
+      alpha: 1,
+      color: [200, 200, 200],
+      ax: window,
+    });
+    if (activate) this.activate(pid);
+    return app;
+  }
+
+  /** Kills a process: its app terminates and its windows disappear. */
+  kill(pid: number): boolean {
+    const app = this.app(pid);
+    if (!app) return this.daemons.delete(pid);
+    app.terminated = true;
+    app.status = "zombie";
+    for (const node of this.elements(app.ax)) node.alive = false;
+    this.windows = this.windows.filter((w) => w.pid !== pid);
+    if (this.frontmost === pid) this.frontmost = null;
+    return true;
+  }
+}
