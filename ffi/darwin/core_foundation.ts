@@ -97,6 +97,9 @@ export const CF_SYMBOLS = {
     parameters: ["pointer", "buffer", "i64", "bool"],
     result: "pointer",
   },
+  // CFURLRef CFURLCreateWithBytes(CFAllocatorRef allocator, const UInt8 *URLBytes, CFIndex length,
+  //   CFStringEncoding encoding, CFURLRef baseURL)
+  CFURLCreateWithBytes: { parameters: ["pointer", "buffer", "i64", "u32", "pointer"], result: "pointer" },
   // Boolean CFURLGetFileSystemRepresentation(CFURLRef url, Boolean resolveAgainstBase, UInt8 *buffer,
   //   CFIndex maxBufLen)
   CFURLGetFileSystemRepresentation: { parameters: ["pointer", "bool", "buffer", "i64"], result: "bool" },
@@ -117,6 +120,9 @@ export const CFNumberType = {
   Float64: 6,
   Double: 13,
 } as const;
+
+/** kCFStringEncodingUTF8 (CFString.h). */
+export const kCFStringEncodingUTF8 = 0x08000100;
 
 /** CoreFoundation, opened on first use. */
 export const coreFoundation = openLibrary(

@@ -46,6 +46,9 @@ export const OBJC_SYMBOLS = {
   // id objc_msgSend(id self, SEL op, id a, NSUInteger b, id c, NSError **d)
   //   e.g. -[NSWorkspace launchApplicationAtURL:options:configuration:error:]
   msgSend_id_id_u64_id_buffer: msgSend(["pointer", "u64", "pointer", "buffer"], "pointer"),
+  // id objc_msgSend(id self, SEL op, id a, id b, NSUInteger c, id d, NSError **e)
+  //   e.g. -[NSWorkspace openURLs:withApplicationAtURL:options:configuration:error:]
+  msgSend_id_id_id_u64_id_buffer: msgSend(["pointer", "pointer", "u64", "pointer", "buffer"], "pointer"),
   // int objc_msgSend(id self, SEL op)   e.g. -[NSRunningApplication processIdentifier]
   msgSend_i32: msgSend([], "i32"),
   // NSInteger objc_msgSend(id self, SEL op)   e.g. -[NSPasteboard clearContents], -[NSArray count]

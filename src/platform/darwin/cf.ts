@@ -7,7 +7,7 @@
  * @module
  */
 import { cfRange } from "../../../ffi/darwin/geometry.ts";
-import { CFNumberType } from "../../../ffi/darwin/core_foundation.ts";
+import { CFNumberType, kCFStringEncodingUTF8 } from "../../../ffi/darwin/core_foundation.ts";
 import { RTLD_DEFAULT } from "../../../ffi/darwin/libsystem.ts";
 import { cstr } from "../../../ffi/_c.ts";
 import { DriverError } from "../../core/errors.ts";
@@ -298,6 +298,15 @@ export class CoreFoundation {
     return this.ownOrThrow(
       this.#fw.cf.CFURLCreateFromFileSystemRepresentation(null, bytes, BigInt(bytes.length), directory),
       "CFURLCreateFromFileSystemRepresentation",
+    );
+  }
+
+  /** A new CFURL from an absolute URL string ("https://example.com/"). */
+  url(text: string): Owned {
+    const bytes = new TextEncoder().encode(text);
+    return this.ownOrThrow(
+      this.#fw.cf.CFURLCreateWithBytes(null, bytes, BigInt(bytes.length), kCFStringEncodingUTF8, null),
+      "CFURLCreateWithBytes",
     );
   }
 

@@ -12,7 +12,9 @@ import { CF_SYMBOLS, coreFoundation } from "../../../ffi/darwin/core_foundation.
 import { CG_SYMBOLS, coreGraphics } from "../../../ffi/darwin/core_graphics.ts";
 import { OBJC_SYMBOLS, objcRuntime } from "../../../ffi/darwin/objc.ts";
 import { libSystem, SYSTEM_SYMBOLS } from "../../../ffi/darwin/libsystem.ts";
+import { LibraryLoadError } from "../../../ffi/_errors.ts";
 import type { LazyLibrary } from "../../../ffi/_open.ts";
+import { DriverError } from "../../core/errors.ts";
 
 /** The callable form of a symbol table. */
 export type Symbols<S extends Deno.ForeignLibraryInterface> = Deno.StaticForeignLibraryInterface<S>;
@@ -42,30 +44,45 @@ const LIBRARIES: { readonly [K in FrameworkName]: LazyLibrary<(typeof FRAMEWORK_
   system: libSystem,
 };
 
+function open<K extends FrameworkName>(name: K): Frameworks[K] {
+  try {
+    return LIBRARIES[name].symbols as Frameworks[K];
+  } catch (error) {
+    if (!(error instanceof LibraryLoadError)) throw error;
+    throw new DriverError("library_unavailable", error.message, {
+      library: error.library,
+      tried: error.tried,
+      hint: Deno.build.os === "darwin"
+        ? `this macOS does not provide ${error.library}; set ${error.overrideVariable} to its path`
+        : `the macOS back end runs only on macOS (${error.library} is a macOS framework)`,
+    }, { cause: error });
+  }
+}
+
 /**
  * The real frameworks, each opened on first use.
  *
- * @throws {LibraryLoadError} from a property getter when its framework cannot be opened.
+ * @throws {DriverError} `library_unavailable` from a property getter when its framework cannot be opened.
  */
 export function systemFrameworks(): Frameworks {
   return {
     get cf() {
-      return LIBRARIES.cf.symbols;
+      return open("cf");
     },
     get cg() {
-      return LIBRARIES.cg.symbols;
+      return open("cg");
     },
     get ax() {
-      return LIBRARIES.ax.symbols;
+      return open("ax");
     },
     get objc() {
-      return LIBRARIES.objc.symbols;
+      return open("objc");
     },
     get appKit() {
-      return LIBRARIES.appKit.symbols;
+      return open("appKit");
     },
     get system() {
-      return LIBRARIES.system.symbols;
+      return open("system");
     },
   };
 }

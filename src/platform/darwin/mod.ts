@@ -1,13 +1,69 @@
 /**
- * The macOS back end: CoreGraphics capture and input, Accessibility (AXUIElement)
- * trees. Not implemented yet: every operation refuses with `unsupported_platform`.
+ * The macOS back end: CoreGraphics for displays, capture and posted events,
+ * Accessibility (AXUIElement) for trees, element actions and window control, the
+ * Objective-C runtime for NSWorkspace and NSPasteboard, libproc for processes. Every
+ * call goes through one {@linkcode Frameworks} value: the real frameworks on a Mac,
+ * a scripted fake in unit tests on any OS.
  *
  * @module
  */
-import type { Backend } from "../types.ts";
-import { unsupportedBackend } from "../unsupported.ts";
+import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
+import { DarwinAccessibility } from "./accessibility.ts";
+import { DarwinApps, type DarwinAppsOptions } from "./apps.ts";
+import { AxClient } from "./ax_client.ts";
+import { DarwinClipboard } from "./clipboard.ts";
+import { DarwinContext } from "./context.ts";
+import { type Frameworks, systemFrameworks } from "./frameworks.ts";
+import { darwinHealth } from "./health.ts";
+import { DarwinInput } from "./input/mod.ts";
+import { darwinPermissions } from "./permissions.ts";
+import { DarwinScreen } from "./screen.ts";
+import { DarwinWindows } from "./windows.ts";
 
-/** Creates the macOS back end. */
-export function createDarwinBackend(): Backend {
-  return unsupportedBackend("darwin", "macOS support (CoreGraphics + AXUIElement through FFI) is planned");
+/** Options for {@linkcode createDarwinBackend}. */
+export interface DarwinBackendOptions {
+  /** The framework tables (default: the real ones, opened on first use). */
+  frameworks?: Frameworks;
+  apps?: DarwinAppsOptions;
+}
+
+/** Creates the macOS back end. Opens nothing until a facility is first used. */
+export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend {
+  const ctx = new DarwinContext(options.frameworks ?? systemFrameworks());
+  const ax = new AxClient(ctx);
+  const screen = new DarwinScreen(ctx);
+  const windows = new DarwinWindows(ctx, ax);
+  const apps = new DarwinApps(ctx, options.apps);
+  const accessibility = new DarwinAccessibility(ctx, ax);
+  const clipboard = new DarwinClipboard(ctx);
+  const input = new DarwinInput(ctx, ax, windows);
+  return {
+    os: "darwin",
+    description: "macOS (CoreGraphics + Accessibility)",
+    screen,
+    windows,
+    apps,
+    accessibility,
+    clipboard,
+    input,
+    agentCursor: {
+      unavailableReason: () =>
+        "the agent cursor overlay is not implemented on macOS: it needs an AppKit window on a main-thread run loop",
+      draw: () => {},
+      hide: () => {},
+      remove: () => {},
+    },
+    permissions(): Promise<PermissionCheck[]> {
+      return darwinPermissions(ctx);
+    },
+    health(names: readonly string[]): Promise<HealthCheck[]> {
+      return darwinHealth({ ctx, ax, screen }, names);
+    },
+    async close() {
+      await input.close();
+      accessibility.close();
+      ax.close();
+      ctx.close();
+    },
+  };
 }

@@ -214,6 +214,21 @@ export function fakeCoreFoundation(
         ),
       );
     },
+    CFURLCreateWithBytes: (
+      alloc: Deno.PointerValue,
+      buffer: unknown,
+      length: bigint,
+      encoding: number,
+      base: Deno.PointerValue,
+    ) => {
+      if (alloc !== null || base !== null) heap.fail("CFURLCreateWithBytes: allocator and base must be NULL");
+      if (encoding !== 0x08000100) heap.fail("CFURLCreateWithBytes: the fake reads UTF-8 only");
+      const url = new TextDecoder().decode(bytesOf(buffer).subarray(0, Number(length)));
+      const path = url.startsWith("file://") ? decodeURI(url.slice(7)) : "";
+      return ptr(
+        heap.create("CFURL", { path, directory: false, url } satisfies UrlPayload, "CFURLCreateWithBytes"),
+      );
+    },
     CFURLGetFileSystemRepresentation: (
       ref: Deno.PointerValue,
       _resolve: boolean,
@@ -222,6 +237,7 @@ export function fakeCoreFoundation(
     ) => {
       const object = deref(ref, "CFURLGetFileSystemRepresentation", ["CFURL", "ObjC"]);
       const { path } = object.value as UrlPayload;
+      if (!path) return false;
       const encoded = new TextEncoder().encode(path);
       if (encoded.length + 1 > Number(max)) return false;
       const bytes = bytesOf(out);

@@ -63,17 +63,15 @@ export function render(area: Rect, scale: number, windows: FakeWindow[], wallpap
   const height = Math.round(area.height * scale);
   const bytesPerRow = Math.ceil((width * 4) / 64) * 64;
   const bytes = new Uint8Array(bytesPerRow * height);
+  const words = new Uint32Array(bytes.buffer);
   const fill = (rect: Rect, [r, g, b]: [number, number, number], alpha: number) => {
-    const x0 = Math.round((rect.x - area.x) * scale);
-    const y0 = Math.round((rect.y - area.y) * scale);
-    const x1 = Math.round((rect.x + rect.width - area.x) * scale);
-    const y1 = Math.round((rect.y + rect.height - area.y) * scale);
-    for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
-      for (let x = Math.max(0, x0); x < Math.min(width, x1); x++) {
-        const i = y * bytesPerRow + x * 4;
-        bytes.set([b, g, r, alpha], i); // B, G, R, A in memory (32-bit little-endian ARGB)
-      }
-    }
+    const x0 = Math.max(0, Math.round((rect.x - area.x) * scale));
+    const y0 = Math.max(0, Math.round((rect.y - area.y) * scale));
+    const x1 = Math.min(width, Math.round((rect.x + rect.width - area.x) * scale));
+    const y1 = Math.min(height, Math.round((rect.y + rect.height - area.y) * scale));
+    // One little-endian 32-bit ARGB word per pixel: B, G, R, A in memory.
+    const word = ((alpha << 24) | (r << 16) | (g << 8) | b) >>> 0;
+    for (let y = y0; y < y1; y++) words.fill(word, (y * bytesPerRow) / 4 + x0, (y * bytesPerRow) / 4 + x1);
   };
   if (wallpaper) fill(area, WALLPAPER, 255);
   for (const window of [...windows].reverse()) {

@@ -35,7 +35,7 @@ export interface FakeObjcState {
   /** Depth of the autorelease pool stack right now. */
   poolDepth(): number;
   /** Launches the fake workspace performed: bundle path, options, arguments. */
-  launches: { path: string; options: bigint; arguments: string[] }[];
+  launches: { path: string; options: bigint; arguments: string[]; urls?: string[] }[];
   /** True to make -[NSRunningApplication activateWithOptions:] refuse (macOS 14 cooperative activation). */
   refuseActivation: boolean;
 }
@@ -122,6 +122,21 @@ export function fakeObjc(
           const wanted = text(id, "URLForApplicationWithBundleIdentifier:");
           const found = [...world.bundles].find(([, b]) => b.bundleId === wanted);
           return found ? auto({ url: found[0] }, "URLForApplicationWithBundleIdentifier:") : null;
+        },
+      },
+      "openURLs:withApplicationAtURL:options:configuration:error:": {
+        alias: "msgSend_id_id_id_u64_id_buffer",
+        run: (self, [urls, url, options, configuration, error]) => {
+          const api = "openURLs:withApplicationAtURL:options:configuration:error:";
+          const targets = (heap.deref(urls as Deno.PointerValue, api, ["CFArray"]).value as FakeObject[])
+            .map((
+              o,
+            ) => (o.kind === "CFURL" ? o.value as UrlPayload : heap.fail(`${api}: URLs must be NSURLs`)))
+            .map((u) => u.url ?? u.path);
+          const launched = methods.NSWorkspace["launchApplicationAtURL:options:configuration:error:"]
+            .run(self, [url, options, configuration, error]);
+          if (launched) state.launches.at(-1)!.urls = targets;
+          return launched;
         },
       },
       "launchApplicationAtURL:options:configuration:error:": {
@@ -312,6 +327,7 @@ export function fakeObjc(
     "msgSend_id_i32",
     "msgSend_id_u64_id",
     "msgSend_id_id_u64_id_buffer",
+    "msgSend_id_id_id_u64_id_buffer",
     "msgSend_i32",
     "msgSend_i64",
     "msgSend_bool",

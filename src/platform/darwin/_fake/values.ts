@@ -24,8 +24,11 @@ export interface NumberPayload {
 
 /** A CFURL's payload. */
 export interface UrlPayload {
+  /** The file path; "" for a URL of another scheme. */
   path: string;
   directory: boolean;
+  /** The URL string of a non-file URL. */
+  url?: string;
 }
 
 /** A value the fake can turn into a CF object. */

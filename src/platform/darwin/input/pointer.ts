@@ -1,0 +1,180 @@
+/**
+ * Pointers made of Quartz mouse events. The global pointer is the user's own (HID
+ * tap); a background pointer has a position of its own and posts to the process
+ * whose window is under it, naming that window on each event, so the user's pointer
+ * and frontmost app stay where they are. Click counts (double, triple) travel in
+ * kCGMouseEventClickState, which is how AppKit tells a double click.
+ *
+ * @module
+ */
+import { CGEventType } from "../../../../ffi/darwin/core_graphics.ts";
+import { DriverError } from "../../../core/errors.ts";
+import type { MouseButton, OwnedPointer, Point } from "../../types.ts";
+import type { EventPoster, EventRoute } from "./events.ts";
+
+/** Two presses closer than this in time and space make a double click (AppKit's default interval). */
+export const DOUBLE_CLICK_MS = 500;
+const DOUBLE_CLICK_SLOP = 4;
+
+const BUTTON_NUMBER: Record<MouseButton, number> = { left: 0, right: 1, middle: 2, back: 3, forward: 4 };
+
+function types(button: MouseButton): { down: number; up: number; drag: number } {
+  if (button === "left") {
+    return {
+      down: CGEventType.LeftMouseDown,
+      up: CGEventType.LeftMouseUp,
+      drag: CGEventType.LeftMouseDragged,
+    };
+  }
+  if (button === "right") {
+    return {
+      down: CGEventType.RightMouseDown,
+      up: CGEventType.RightMouseUp,
+      drag: CGEventType.RightMouseDragged,
+    };
+  }
+  return {
+    down: CGEventType.OtherMouseDown,
+    up: CGEventType.OtherMouseUp,
+    drag: CGEventType.OtherMouseDragged,
+  };
+}
+
+/** Where a pointer's events go. */
+export interface PointerRouting {
+  /** The route for an event at `point`; null when nothing there can take background input. */
+  routeAt(point: Point): EventRoute | null;
+  /** The pointer's position when it has not moved yet. */
+  initial(): Point;
+  /** Modifier flags held on the channel's keyboard, stamped on pointer events. */
+  flags(): bigint;
+}
+
+/** A pointer of the global or a background channel. */
+export class DarwinPointer implements OwnedPointer {
+  #position: Point | null = null;
+  readonly #held = new Map<MouseButton, { route: EventRoute; clickState: number }>();
+  #lastPress: { button: MouseButton; point: Point; time: number; count: number } | null = null;
+  #closed = false;
+
+  constructor(
+    readonly poster: EventPoster,
+    readonly routing: PointerRouting,
+    readonly channel: "global" | "background",
+  ) {}
+
+  #at(): Point {
+    return this.#position ?? this.routing.initial();
+  }
+
+  #route(point: Point): EventRoute {
+    const held = this.#held.values().next();
+    if (!held.done) return held.value.route; // a drag stays with the app it started in
+    const route = this.routing.routeAt(point);
+    if (!route) {
+      throw new DriverError(
+        "background_unavailable",
+        `No window at (${point.x}, ${point.y}) takes background pointer input; nothing was sent`,
+        {
+          effect: "refused",
+          escalation: { recommended: "foreground", reason: "no_target_window" },
+          hint: 'retry with delivery_mode "foreground"',
+        },
+      );
+    }
+    return route;
+  }
+
+  /** Moves (or drags, with a button held) to a screen point. */
+  move(point: Point): Promise<void> {
+    this.#ensureOpen();
+    this.#position = { ...point };
+    const dragging = [...this.#held.keys()][0];
+    if (dragging === undefined && this.channel === "background") {
+      const route = this.routing.routeAt(point);
+      if (route) this.poster.mouse(route, CGEventType.MouseMoved, point, 0, 0, this.routing.flags());
+      return Promise.resolve();
+    }
+    const type = dragging === undefined ? CGEventType.MouseMoved : types(dragging).drag;
+    this.poster.mouse(
+      this.#route(point),
+      type,
+      point,
+      BUTTON_NUMBER[dragging ?? "left"],
+      0,
+      this.routing.flags(),
+    );
+    return Promise.resolve();
+  }
+
+  /** Presses or releases a button where the pointer is. */
+  button(button: MouseButton, down: boolean): Promise<void> {
+    this.#ensureOpen();
+    const point = this.#at();
+    if (down) {
+      const route = this.#route(point);
+      const last = this.#lastPress;
+      const repeat = last !== null && last.button === button && Date.now() - last.time < DOUBLE_CLICK_MS &&
+        Math.abs(last.point.x - point.x) <= DOUBLE_CLICK_SLOP &&
+        Math.abs(last.point.y - point.y) <= DOUBLE_CLICK_SLOP;
+      const clickState = repeat ? Math.min(last!.count + 1, 3) : 1;
+      this.#lastPress = { button, point, time: Date.now(), count: clickState };
+      this.poster.mouse(
+        route,
+        types(button).down,
+        point,
+        BUTTON_NUMBER[button],
+        clickState,
+        this.routing.flags(),
+      );
+      this.#held.set(button, { route, clickState });
+    } else {
+      const held = this.#held.get(button);
+      const route = held?.route ?? this.#route(point);
+      this.poster.mouse(
+        route,
+        types(button).up,
+        point,
+        BUTTON_NUMBER[button],
+        held?.clickState ?? 1,
+        this.routing.flags(),
+      );
+      this.#held.delete(button);
+    }
+    return Promise.resolve();
+  }
+
+  /** Scrolls by whole lines (positive dy down, positive dx right) where the pointer is. */
+  wheel(dx: number, dy: number): Promise<void> {
+    this.#ensureOpen();
+    const point = this.#at();
+    this.poster.scroll(this.#route(point), point, dx, dy, this.routing.flags());
+    return Promise.resolve();
+  }
+
+  /** Releases every held button. */
+  async releaseAll(): Promise<void> {
+    for (const button of [...this.#held.keys()]) await this.button(button, false);
+  }
+
+  /** Quartz posts synchronously into the target's queue: nothing to flush. */
+  sync(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** This pointer's position (a background pointer's own; the user's for the global one). */
+  position(): Promise<Point | null> {
+    return Promise.resolve(this.channel === "global" ? this.routing.initial() : this.#position);
+  }
+
+  /** Releases buttons; the pointer is unusable afterwards. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.releaseAll();
+    this.#closed = true;
+  }
+
+  #ensureOpen(): void {
+    if (this.#closed) throw new DriverError("invalid_arguments", "The pointer was closed", {});
+  }
+}

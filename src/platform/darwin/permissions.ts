@@ -1,0 +1,145 @@
+/**
+ * check_permissions on macOS: the two privacy grants (Accessibility, Screen Recording),
+ * the window server session, the capture API, and the pasteboard, each with what was
+ * found and the exact step that supplies a missing piece. Reading never prompts;
+ * {@linkcode requestPermissions} raises the system prompts, for a trusted host only.
+ *
+ * @module
+ */
+import { DriverError } from "../../core/errors.ts";
+import type { PermissionCheck } from "../types.ts";
+import type { DarwinContext } from "./context.ts";
+import { grantee, screenCaptureAllowed, SETTINGS_PANE } from "./tcc.ts";
+
+/** The checks, in report order. */
+export const DARWIN_PERMISSION_CHECKS = [
+  "accessibility",
+  "screen_recording",
+  "window_server",
+  "capture_api",
+  "clipboard",
+] as const;
+
+/** Whether the process runs in a logged-in console session, and as whom. */
+export function consoleSession(ctx: DarwinContext): { onConsole: boolean; user: string | null } | null {
+  const { cf, fw } = ctx;
+  using session = cf.own(fw.cg.CGSessionCopyCurrentDictionary());
+  if (!session) return null;
+  using onConsoleKey = cf.string("kCGSSessionOnConsoleKey");
+  using userKey = cf.string("kCGSSessionUserNameKey");
+  return {
+    onConsole: cf.toBoolean(cf.lookup(session.ref, onConsoleKey.ref)) ?? false,
+    user: cf.toString(cf.lookup(session.ref, userKey.ref)),
+  };
+}
+
+/** Runs every check; a missing facility is a failed check, never a throw. */
+export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]> {
+  const trusted = ctx.fw.ax.AXIsProcessTrusted();
+  const capture = screenCaptureAllowed(ctx);
+  const session = consoleSession(ctx);
+  const checks: PermissionCheck[] = [
+    {
+      name: "accessibility",
+      ok: trusted,
+      detail: trusted
+        ? "Accessibility is granted: trees, element actions and posted events work"
+        : "Accessibility is not granted: no accessibility tree, element actions or input",
+      remedy: trusted
+        ? null
+        : `grant Accessibility to ${grantee()} in System Settings → Privacy & Security → ` +
+          `Accessibility: open "${SETTINGS_PANE.accessibility}", then restart the driver`,
+      data: { settings_url: SETTINGS_PANE.accessibility, api: "AXIsProcessTrusted" },
+    },
+    {
+      name: "screen_recording",
+      ok: capture !== false,
+      detail: capture === null
+        ? "This macOS has no Screen Recording permission (before 10.15): capture is allowed"
+        : capture
+        ? "Screen Recording is granted: screenshots and window titles work"
+        : "Screen Recording is not granted: no screenshots, and window titles are hidden",
+      remedy: capture === false
+        ? `grant Screen Recording to ${grantee()} in System Settings → Privacy & Security → Screen & System ` +
+          `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver`
+        : null,
+      data: { settings_url: SETTINGS_PANE.screenRecording, api: "CGPreflightScreenCaptureAccess" },
+    },
+    {
+      name: "window_server",
+      ok: session?.onConsole === true,
+      detail: session === null
+        ? "No window server session: the driver runs outside a logged-in desktop (an SSH login?)"
+        : session.onConsole
+        ? `Logged-in desktop session of ${session.user ?? "the current user"}`
+        : `The session of ${session.user ?? "this user"} is not on the console (fast user switching?)`,
+      remedy: session?.onConsole
+        ? null
+        : "log in at the Mac (or through Screen Sharing) as this user and keep the session active; " +
+          "over SSH, start the driver from that session (a launch agent) and reach it through its daemon socket",
+      data: { api: "CGSessionCopyCurrentDictionary" },
+    },
+    {
+      name: "capture_api",
+      ok: ctx.fw.cg.CGWindowListCreateImage !== null && ctx.fw.cg.CGDisplayCreateImage !== null,
+      detail: ctx.fw.cg.CGWindowListCreateImage !== null
+        ? "CGDisplayCreateImage and CGWindowListCreateImage are available"
+        : "This macOS removed CGWindowListCreateImage/CGDisplayCreateImage (ScreenCaptureKit only)",
+      remedy: ctx.fw.cg.CGWindowListCreateImage !== null
+        ? null
+        : "none yet: the driver does not call ScreenCaptureKit; screenshots are refused with unsupported_platform",
+    },
+    clipboardCheck(ctx),
+  ];
+  return Promise.resolve(checks);
+}
+
+function clipboardCheck(ctx: DarwinContext): PermissionCheck {
+  try {
+    const board = ctx.objc.pool(() => ctx.objc.id(ctx.objc.cls("NSPasteboard"), "generalPasteboard"));
+    return {
+      name: "clipboard",
+      ok: board !== null,
+      detail: board ? "The general pasteboard is reachable" : "NSPasteboard returned no general pasteboard",
+      remedy: board ? null : "run the driver inside a logged-in desktop session",
+    };
+  } catch (error) {
+    return {
+      name: "clipboard",
+      ok: false,
+      detail: `The pasteboard is unreachable: ${(error as Error).message}`,
+      remedy: "run the driver on macOS 11 or later inside a logged-in desktop session",
+    };
+  }
+}
+
+/**
+ * Raises the system prompts for the missing grants (Accessibility through
+ * AXIsProcessTrustedWithOptions, Screen Recording through CGRequestScreenCaptureAccess).
+ * Only for a person at a trusted host (`cua-driver permissions grant`), never for an
+ * agent's tool call.
+ *
+ * @returns What was already granted and which prompts were raised.
+ */
+export function requestPermissions(
+  ctx: DarwinContext,
+): { accessibility: boolean; screenRecording: boolean | null; prompted: string[] } {
+  const { cf, fw } = ctx;
+  const prompted: string[] = [];
+  let accessibility = fw.ax.AXIsProcessTrusted();
+  if (!accessibility) {
+    const key = fw.ax.kAXTrustedCheckOptionPrompt;
+    if (key === null) {
+      throw new DriverError("native_call_failed", "kAXTrustedCheckOptionPrompt is not exported", {});
+    }
+    using options = cf.dictionary([[key, cf.boolean(true)]]);
+    accessibility = fw.ax.AXIsProcessTrustedWithOptions(options.ref);
+    prompted.push("accessibility");
+  }
+  let screenRecording = screenCaptureAllowed(ctx);
+  if (screenRecording === false && fw.cg.CGRequestScreenCaptureAccess !== null) {
+    screenRecording = fw.cg.CGRequestScreenCaptureAccess();
+    prompted.push("screen_recording");
+  }
+  return { accessibility, screenRecording, prompted };
+}

@@ -1,0 +1,172 @@
+/**
+ * Displays, the pointer position and capture through CoreGraphics.
+ *
+ * Capture uses `CGDisplayCreateImage` and `CGWindowListCreateImage`. Apple removed both
+ * from the macOS 15 SDK in favour of ScreenCaptureKit, whose API is asynchronous
+ * Objective-C with completion blocks; where the running OS no longer exports them the
+ * capture is refused with `unsupported_platform` naming ScreenCaptureKit.
+ *
+ * @module
+ */
+import { CGWindowImageOption, CGWindowListOption } from "../../../ffi/darwin/core_graphics.ts";
+import { CG_RECT_NULL, readCGPoint, readCGRect } from "../../../ffi/darwin/geometry.ts";
+import { DriverError } from "../../core/errors.ts";
+import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from "../types.ts";
+import type { CFRef } from "./cf.ts";
+import type { DarwinContext } from "./context.ts";
+import { toRgba } from "./pixels.ts";
+import { requireScreenCapture } from "./tcc.ts";
+import { readWindow } from "./window_list.ts";
+
+const MAX_DISPLAYS = 32;
+
+function captureRemoved(what: string): DriverError {
+  return new DriverError(
+    "unsupported_platform",
+    `${what} is not available: this macOS no longer exports CGDisplayCreateImage/CGWindowListCreateImage`,
+    {
+      hint:
+        "this macOS offers capture only through ScreenCaptureKit (SCScreenshotManager), which the driver " +
+        "does not call yet; use the accessibility tree (get_window_state with include_screenshot false)",
+    },
+  );
+}
+
+/** Screen facilities of the macOS back end. */
+export class DarwinScreen implements ScreenBackend {
+  constructor(readonly ctx: DarwinContext) {}
+
+  /** Every active display, the main one first. */
+  displays(): Promise<DisplayInfo[]> {
+    const { cg } = this.ctx.fw;
+    const ids = new Uint32Array(MAX_DISPLAYS);
+    const count = new Uint32Array(1);
+    const status = cg.CGGetActiveDisplayList(MAX_DISPLAYS, ids, count);
+    if (status !== 0) {
+      return Promise.reject(
+        new DriverError("display_unavailable", `CGGetActiveDisplayList failed with CGError ${status}`, {
+          api: "CGGetActiveDisplayList",
+          status,
+          hint: "run the driver in a logged-in macOS desktop session",
+        }),
+      );
+    }
+    const main = cg.CGMainDisplayID();
+    const displays = [...ids.subarray(0, count[0])].map((id) => this.#display(id, id === main));
+    displays.sort((a, b) => Number(b.primary) - Number(a.primary));
+    return Promise.resolve(displays);
+  }
+
+  #display(id: number, primary: boolean): DisplayInfo {
+    const { cg } = this.ctx.fw;
+    const bounds = readCGRect(cg.CGDisplayBounds(id));
+    using mode = this.ctx.cf.own(cg.CGDisplayCopyDisplayMode(id));
+    const nativeWidth = mode ? Number(cg.CGDisplayModeGetPixelWidth(mode.ref)) : bounds.width;
+    const nativeHeight = mode ? Number(cg.CGDisplayModeGetPixelHeight(mode.ref)) : bounds.height;
+    return {
+      id: String(id),
+      name: cg.CGDisplayIsBuiltin(id) ? "Built-in Display" : `Display ${id}`,
+      primary,
+      bounds,
+      nativeWidth,
+      nativeHeight,
+      scaleFactor: bounds.width > 0 ? nativeWidth / bounds.width : 1,
+      refreshRateHz: mode ? cg.CGDisplayModeGetRefreshRate(mode.ref) : 0,
+    };
+  }
+
+  /** Where the pointer is (a null-source event's location: global points, origin top-left). */
+  cursorPosition(): Promise<CursorPosition> {
+    using event = this.ctx.cf.ownOrThrow(this.ctx.fw.cg.CGEventCreate(null), "CGEventCreate");
+    const { x, y } = readCGPoint(this.ctx.fw.cg.CGEventGetLocation(event.ref));
+    return Promise.resolve({ x, y, source: "CGEventGetLocation" });
+  }
+
+  /**
+   * Captures a display ("primary" or a display id) at its native pixel size.
+   *
+   * @throws {DriverError} `permission_denied` without Screen Recording, `unsupported_platform`
+   *   where the OS removed the capture API, `display_unavailable` for an unknown display.
+   */
+  async captureDisplay(displayId: string): Promise<RawImage> {
+    const displays = await this.displays();
+    const display = displayId === "primary"
+      ? displays.find((d) => d.primary)
+      : displays.find((d) => d.id === displayId);
+    if (!display) {
+      throw new DriverError("display_unavailable", `No display ${JSON.stringify(displayId)}`, {
+        displays: displays.map((d) => d.id),
+        hint: "call get_screen_size for the display ids",
+      });
+    }
+    requireScreenCapture(this.ctx, "Capturing the screen");
+    const create = this.ctx.fw.cg.CGDisplayCreateImage;
+    if (create === null) throw captureRemoved("Display capture");
+    using image = this.ctx.cf.own(create(Number(display.id)));
+    if (!image) {
+      throw new DriverError(
+        "capture_failed",
+        `CGDisplayCreateImage returned no image of display ${display.id}`,
+        {},
+      );
+    }
+    return this.#pixels(image.ref);
+  }
+
+  /**
+   * Captures one window (its frame, without the shadow) at native resolution, even when
+   * other windows cover it.
+   *
+   * @throws {DriverError} `window_stale` for a window that is gone, `permission_denied`,
+   *   `unsupported_platform` as for {@linkcode captureDisplay}.
+   */
+  // deno-lint-ignore require-await
+  async captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {
+    const row = readWindow(this.ctx, windowId);
+    if (!row) {
+      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
+        window_id: windowId,
+        hint: "call list_windows to refresh window ids",
+      });
+    }
+    requireScreenCapture(this.ctx, "Capturing a window");
+    const create = this.ctx.fw.cg.CGWindowListCreateImage;
+    if (create === null) throw captureRemoved("Window capture");
+    using image = this.ctx.cf.own(create(
+      CG_RECT_NULL,
+      CGWindowListOption.IncludingWindow,
+      windowId,
+      CGWindowImageOption.BoundsIgnoreFraming | CGWindowImageOption.BestResolution,
+    ));
+    if (!image) {
+      throw new DriverError(
+        "capture_failed",
+        `CGWindowListCreateImage returned no image of window ${windowId}`,
+        {
+          window_id: windowId,
+          hint:
+            "a minimized window or one on another Space has no pixels; restore it or use its accessibility tree",
+        },
+      );
+    }
+    return { image: this.#pixels(image.ref), bounds: row.bounds };
+  }
+
+  /** The RGBA pixels of a CGImage (its data provider's bytes, copied once). */
+  #pixels(image: CFRef): RawImage {
+    const { cg } = this.ctx.fw;
+    const provider = cg.CGImageGetDataProvider(image);
+    using data = this.ctx.cf.ownOrThrow(
+      provider && cg.CGDataProviderCopyData(provider),
+      "CGDataProviderCopyData",
+    );
+    const bytes = this.ctx.cf.toBytes(data.ref) ?? new Uint8Array(0);
+    return toRgba(bytes, {
+      width: Number(cg.CGImageGetWidth(image)),
+      height: Number(cg.CGImageGetHeight(image)),
+      bytesPerRow: Number(cg.CGImageGetBytesPerRow(image)),
+      bitsPerPixel: Number(cg.CGImageGetBitsPerPixel(image)),
+      bitmapInfo: cg.CGImageGetBitmapInfo(image),
+    });
+  }
+}
