@@ -128,7 +128,7 @@ export class DarwinApps implements AppBackend {
     const args = request.additionalArguments ?? [];
     const urls = request.urls ?? [];
     const path = request.launchPath ?? await this.#resolve(request.name ?? "");
-    if (!path.replace(/\/$/, "").endsWith(".app")) return await this.#spawn(path, [...args, ...urls]);
+    if (!path.replace(/\/$/, "").endsWith(".app")) return this.#spawn(path, [...args, ...urls]);
     const launched = launchBundle(this.#ctx, path.replace(/\/$/, ""), args, urls);
     const info = bsdInfo(this.#ctx, launched.pid);
     return {
@@ -159,7 +159,7 @@ export class DarwinApps implements AppBackend {
     });
   }
 
-  async #spawn(path: string, args: string[]): Promise<LaunchResult> {
+  #spawn(path: string, args: string[]): LaunchResult {
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(path, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();

@@ -349,11 +349,11 @@ export class AxClient {
   }
 
   /** The CGWindowID of an AX window through the private SPI; null when it is unavailable. */
-  windowIdOf(window: CFRef): number | null {
+  windowIdOf(axWindow: CFRef): number | null {
     const spi = this.#ax._AXUIElementGetWindow;
     if (spi === null) return null;
     const cell = new Uint32Array(1);
-    return spi(window, cell) === AXError.Success ? cell[0] : null;
+    return spi(axWindow, cell) === AXError.Success ? cell[0] : null;
   }
 
   /** Retained references to an app's windows (AXWindows); the caller releases them. */
@@ -375,22 +375,22 @@ export class AxClient {
     using app = this.application(pid);
     const windows = await this.windows(app.ref);
     let found: Owned | null = null;
-    for (const window of windows) {
-      if (!found && await this.#matches(window.ref, windowId, hint)) found = window;
-      else window.release();
+    for (const axWindow of windows) {
+      if (!found && await this.#matches(axWindow.ref, windowId, hint)) found = axWindow;
+      else axWindow.release();
     }
     return found;
   }
 
   async #matches(
-    window: CFRef,
+    axWindow: CFRef,
     windowId: number,
     hint: { bounds: Rect; title: string | null },
   ): Promise<boolean> {
-    const id = this.windowIdOf(window);
+    const id = this.windowIdOf(axWindow);
     if (id !== null) return id === windowId;
-    const position = pointOf(await this.read(window, "AXPosition"));
-    const size = sizeOf(await this.read(window, "AXSize"));
+    const position = pointOf(await this.read(axWindow, "AXPosition"));
+    const size = sizeOf(await this.read(axWindow, "AXSize"));
     if (!position || !size) return false;
     const same = (a: number, b: number) => Math.abs(a - b) < 1;
     const { bounds } = hint;
@@ -399,7 +399,7 @@ export class AxClient {
       !same(size.width, bounds.width) || !same(size.height, bounds.height)
     ) return false;
     if (hint.title === null) return true;
-    const title = await this.read(window, "AXTitle");
+    const title = await this.read(axWindow, "AXTitle");
     return title === hint.title;
   }
 

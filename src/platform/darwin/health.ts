@@ -131,7 +131,7 @@ async function accessibilityCheck({ ctx, ax }: DarwinHealthDeps): Promise<Health
   const started = performance.now();
   using app = ax.application(front);
   const windows = await ax.windows(app.ref);
-  for (const window of windows) window.release();
+  for (const axWindow of windows) axWindow.release();
   const ms = Math.round((performance.now() - started) * 10) / 10;
   return {
     name: "accessibility",

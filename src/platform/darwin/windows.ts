@@ -66,8 +66,8 @@ export class DarwinWindows implements WindowBackend {
     if (!untitled.length || !accessibilityTrusted(this.ctx)) return;
     for (const row of untitled) {
       try {
-        using window = await this.ax.findWindow(row.pid, row.id, { bounds: row.bounds, title: null });
-        if (window) row.title = textOf(await this.ax.read(window.ref, "AXTitle"));
+        using axWindow = await this.ax.findWindow(row.pid, row.id, { bounds: row.bounds, title: null });
+        if (axWindow) row.title = textOf(await this.ax.read(axWindow.ref, "AXTitle"));
       } catch {
         // An app that does not answer keeps its window untitled; the listing goes on.
       }
@@ -94,10 +94,10 @@ export class DarwinWindows implements WindowBackend {
     if (accessibilityTrusted(this.ctx)) {
       using app = this.ax.application(row.pid);
       await this.ax.set(app.ref, "AXFrontmost", this.ctx.cf.boolean(true));
-      using window = await this.ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
-      if (window) {
-        await this.ax.set(window.ref, "AXMain", this.ctx.cf.boolean(true));
-        await this.ax.perform(window.ref, "AXRaise");
+      using axWindow = await this.ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
+      if (axWindow) {
+        await this.ax.set(axWindow.ref, "AXMain", this.ctx.cf.boolean(true));
+        await this.ax.perform(axWindow.ref, "AXRaise");
       }
     }
     if (frontmostPid(this.ctx) !== row.pid) activateApp(this.ctx, row.pid);
@@ -122,8 +122,8 @@ export class DarwinWindows implements WindowBackend {
         hint: "call check_permissions for the exact System Settings pane",
       });
     }
-    using window = await this.ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
-    if (!window) {
+    using axWindow = await this.ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
+    if (!axWindow) {
       throw new DriverError(
         "window_target_not_found",
         `Window ${windowId} has no accessibility window to move`,
@@ -136,9 +136,9 @@ export class DarwinWindows implements WindowBackend {
     using position = this.ax.geometry({ point: { x: frame.x, y: frame.y } });
     using size = this.ax.geometry({ size: { width: frame.width, height: frame.height } });
     // Position, size, then position again: a resize that hits a screen edge can move the window.
-    const moved = await this.ax.set(window.ref, "AXPosition", position.ref);
-    const resized = await this.ax.set(window.ref, "AXSize", size.ref);
-    if (moved) await this.ax.set(window.ref, "AXPosition", position.ref);
+    const moved = await this.ax.set(axWindow.ref, "AXPosition", position.ref);
+    const resized = await this.ax.set(axWindow.ref, "AXSize", size.ref);
+    if (moved) await this.ax.set(axWindow.ref, "AXPosition", position.ref);
     if (!moved && !resized) {
       throw new DriverError("delivery_failed", `Window ${windowId} refused both AXPosition and AXSize`, {
         window_id: windowId,

@@ -39,8 +39,8 @@ Deno.test("darwin windows read titles from Accessibility when Screen Recording h
 Deno.test("darwin windows pair AX windows by frame and title without the private SPI", async () => {
   await using mac = fakeMacBackend({ privateWindowSpi: false });
   mac.fake.world.screenCaptureAllowed = false;
-  const window = await mac.backend.windows.get(MAC.controlsWindow);
-  assert.equal(window?.title, "Controls");
+  const info = await mac.backend.windows.get(MAC.controlsWindow);
+  assert.equal(info?.title, "Controls");
   assert.equal(mac.fake.callsOf("_AXUIElementGetWindow").length, 0);
 });
 

@@ -192,8 +192,8 @@ export function fakeAccessibility(
             height: Math.max(100, geometry.height),
           };
         } else return AXError.IllegalArgument;
-        const window = world.windows.find((w) => w.ax === node);
-        if (window) window.bounds = { ...node.frame };
+        const win = world.windows.find((w) => w.ax === node);
+        if (win) win.bounds = { ...node.frame };
         return AXError.Success;
       }
       case "AXFrontmost":
@@ -201,13 +201,13 @@ export function fakeAccessibility(
         world.activate(node.pid);
         return AXError.Success;
       case "AXMain": {
-        const window = world.windows.find((w) => w.ax === node);
-        if (!window || value !== true) return AXError.AttributeUnsupported;
+        const win = world.windows.find((w) => w.ax === node);
+        if (!win || value !== true) return AXError.AttributeUnsupported;
         for (const sibling of node.parent?.children ?? []) {
           if (sibling.role === "AXWindow") sibling.extra.AXMain = false;
         }
         node.extra.AXMain = true;
-        world.raise(window.id);
+        world.raise(win.id);
         return AXError.Success;
       }
     }
@@ -392,9 +392,9 @@ export function fakeAccessibility(
       const status = reach(object, api);
       if (status !== AXError.Success) return status;
       const node = object.value as FakeElement;
-      const window = world.windowAt({ x, y });
-      if (!window?.ax || (node !== systemWide && window.pid !== node.pid)) return AXError.NoValue;
-      const hit = world.hitTest(window.ax, { x, y });
+      const win = world.windowAt({ x, y });
+      if (!win?.ax || (node !== systemWide && win.pid !== node.pid)) return AXError.NoValue;
+      const hit = world.hitTest(win.ax, { x, y });
       if (!hit) return AXError.NoValue;
       writeOut(heap, out, toCF(constants, hit, api, "caller"), api);
       return AXError.Success;

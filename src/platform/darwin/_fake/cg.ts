@@ -74,9 +74,9 @@ export function render(area: Rect, scale: number, windows: FakeWindow[], wallpap
     for (let y = y0; y < y1; y++) words.fill(word, (y * bytesPerRow) / 4 + x0, (y * bytesPerRow) / 4 + x1);
   };
   if (wallpaper) fill(area, WALLPAPER, 255);
-  for (const window of [...windows].reverse()) {
-    const visible = intersect(window.bounds, area);
-    if (visible) fill(window.bounds, window.color, 255);
+  for (const win of [...windows].reverse()) {
+    const visible = intersect(win.bounds, area);
+    if (visible) fill(win.bounds, win.color, 255);
   }
   return { width, height, bytesPerRow, bytes, provider: null };
 }
@@ -124,29 +124,29 @@ export function fakeCoreGraphics(
   const imagePayload = (ref: Deno.PointerValue, api: string) =>
     heap.deref(ref, api, ["CGImage"]).value as ImagePayload;
 
-  function windowRow(window: FakeWindow): CFable {
+  function windowRow(win: FakeWindow): CFable {
     const row = new Map<string, CFable>([
-      ["kCGWindowNumber", window.id],
-      ["kCGWindowLayer", window.layer],
+      ["kCGWindowNumber", win.id],
+      ["kCGWindowLayer", win.layer],
       [
         "kCGWindowBounds",
         new Map<string, CFable>([
-          ["X", window.bounds.x + 0.0],
-          ["Y", window.bounds.y],
-          ["Width", window.bounds.width],
-          ["Height", window.bounds.height],
+          ["X", win.bounds.x + 0.0],
+          ["Y", win.bounds.y],
+          ["Width", win.bounds.width],
+          ["Height", win.bounds.height],
         ]),
       ],
-      ["kCGWindowOwnerPID", window.pid],
-      ["kCGWindowOwnerName", window.ownerName],
-      ["kCGWindowAlpha", window.alpha],
+      ["kCGWindowOwnerPID", win.pid],
+      ["kCGWindowOwnerName", win.ownerName],
+      ["kCGWindowAlpha", win.alpha],
       ["kCGWindowSharingState", 1],
       ["kCGWindowStoreType", 1],
       ["kCGWindowMemoryUsage", 1264],
     ]);
     // Since macOS 10.15 titles are present only with Screen Recording access.
-    if (world.screenCaptureAllowed) row.set("kCGWindowName", window.title);
-    if (window.onScreen) row.set("kCGWindowIsOnscreen", true);
+    if (world.screenCaptureAllowed) row.set("kCGWindowName", win.title);
+    if (win.onScreen) row.set("kCGWindowIsOnscreen", true);
     return row;
   }
 
@@ -216,10 +216,10 @@ export function fakeCoreGraphics(
       ? (rect: Uint8Array, option: number, windowId: number, _imageOption: number) => {
         const api = "CGWindowListCreateImage";
         const requested = readCGRect(rect);
-        const window = world.window(windowId);
-        if (option & 8 && !window) return null;
-        const area = Number.isFinite(requested.x) ? requested : window!.bounds;
-        const allowed = world.screenCaptureAllowed ? [window!] : [];
+        const win = world.window(windowId);
+        if (option & 8 && !win) return null;
+        const area = Number.isFinite(requested.x) ? requested : win!.bounds;
+        const allowed = world.screenCaptureAllowed ? [win!] : [];
         // Without Screen Recording access the window server leaves other apps' windows out.
         return image(render(area, scaleAt(area), allowed, !(option & 8) || !world.screenCaptureAllowed), api);
       }

@@ -41,7 +41,7 @@ function app(
   return created;
 }
 
-function window(
+function addWindow(
   world: FakeMac,
   fields: Omit<FakeWindow, "alpha" | "ax"> & { ax?: FakeElement | null },
 ): FakeWindow {
@@ -162,7 +162,7 @@ function textEdit(world: FakeMac): void {
   ]);
   adopt(te.ax, [document, notes, menuBar]);
   world.focus(text);
-  window(world, {
+  addWindow(world, {
     id: MAC.textEditWindow,
     pid,
     ownerName: "TextEdit",
@@ -291,7 +291,7 @@ function controls(world: FakeMac): void {
     [...windowButtons(pid, frame), ...content],
   );
   adopt(ctl.ax, [win]);
-  window(world, {
+  addWindow(world, {
     id: MAC.controlsWindow,
     pid,
     ownerName: "Controls",
@@ -346,7 +346,7 @@ export function macDesktop(): FakeMac {
     launchDate: 1_764_590_100,
   });
   // The menu bar and the Dock sit above documents; the desktop below everything.
-  window(world, {
+  addWindow(world, {
     id: MAC.menuBarWindow,
     pid: MAC.windowServer,
     ownerName: "Window Server",
@@ -356,7 +356,7 @@ export function macDesktop(): FakeMac {
     onScreen: true,
     color: [236, 236, 236],
   });
-  window(world, {
+  addWindow(world, {
     id: MAC.dockWindow,
     pid: MAC.dock,
     ownerName: "Dock",
@@ -392,7 +392,7 @@ export function macDesktop(): FakeMac {
     }),
   ]);
   adopt(chrome.ax, [chromeWindow]);
-  window(world, {
+  addWindow(world, {
     id: MAC.chromeWindow,
     pid: MAC.chrome,
     ownerName: "Google Chrome",
@@ -403,7 +403,7 @@ export function macDesktop(): FakeMac {
     color: [250, 250, 250],
     ax: chromeWindow,
   });
-  window(world, {
+  addWindow(world, {
     id: MAC.textEditMinimized,
     pid: MAC.textEdit,
     ownerName: "TextEdit",
@@ -414,7 +414,7 @@ export function macDesktop(): FakeMac {
     color: [200, 220, 240],
     ax: world.app(MAC.textEdit)!.ax.children[1],
   });
-  window(world, {
+  addWindow(world, {
     id: MAC.desktopWindow,
     pid: MAC.finder,
     ownerName: "Finder",

@@ -197,7 +197,7 @@ export class FakeMac {
   }
 
   window(id: number): FakeWindow | undefined {
-    return this.windows.find((window) => window.id === id);
+    return this.windows.find((win) => win.id === id);
   }
 
   /** Every element of an app, depth first. */
@@ -238,10 +238,10 @@ export class FakeMac {
 
   /** Raises one window within its app's windows and makes its app frontmost. */
   raise(windowId: number): void {
-    const window = this.window(windowId);
-    if (!window) return;
-    this.activate(window.pid);
-    this.windows = [window, ...this.windows.filter((w) => w !== window)];
+    const win = this.window(windowId);
+    if (!win) return;
+    this.activate(win.pid);
+    this.windows = [win, ...this.windows.filter((w) => w !== win)];
     const above = this.windows.filter((w) => w.layer > 0);
     this.windows = [...above, ...this.windows.filter((w) => w.layer <= 0)];
   }
@@ -275,8 +275,8 @@ export class FakeMac {
       node.value = Math.max(node.minValue ?? -Infinity, node.value - 10);
     }
     if (action === "AXRaise") {
-      const window = this.windows.find((w) => w.ax === node);
-      if (window) this.raise(window.id);
+      const win = this.windows.find((w) => w.ax === node);
+      if (win) this.raise(win.id);
     }
     node.onAction?.(this, node, action);
     return true;
@@ -313,22 +313,22 @@ export class FakeMac {
   #targetWindow(event: PostedEvent, global: boolean): FakeWindow | undefined {
     if (global) return this.windowAt(event.location);
     const named = event.fields[91];
-    const window = named !== undefined ? this.window(Number(named)) : undefined;
-    if (window && window.pid === event.pid) return window;
+    const win = named !== undefined ? this.window(Number(named)) : undefined;
+    if (win && win.pid === event.pid) return win;
     return this.windows.find((w) => w.pid === event.pid && w.onScreen && contains(w.bounds, event.location));
   }
 
   #down(event: PostedEvent, global: boolean): void {
-    const window = this.#targetWindow(event, global);
-    const hit = window?.ax ? this.hitTest(window.ax, event.location) : null;
-    if (global && window) this.activate(window.pid);
+    const win = this.#targetWindow(event, global);
+    const hit = win?.ax ? this.hitTest(win.ax, event.location) : null;
+    if (global && win) this.activate(win.pid);
     this.#mouseDown = { element: hit, button: event.button };
     if (hit && hit.valueSettable && typeof hit.value === "string") this.focus(hit);
   }
 
   #up(event: PostedEvent, global: boolean): void {
-    const window = this.#targetWindow(event, global);
-    const hit = window?.ax ? this.hitTest(window.ax, event.location) : null;
+    const win = this.#targetWindow(event, global);
+    const hit = win?.ax ? this.hitTest(win.ax, event.location) : null;
     const down = this.#mouseDown;
     this.#mouseDown = null;
     if (!down || down.button !== 0 || !hit || hit !== down.element || !hit.enabled) return;
@@ -337,8 +337,8 @@ export class FakeMac {
   }
 
   #scroll(event: PostedEvent, global: boolean): void {
-    const window = this.#targetWindow(event, global);
-    let node = window?.ax ? this.hitTest(window.ax, event.location) : null;
+    const win = this.#targetWindow(event, global);
+    let node = win?.ax ? this.hitTest(win.ax, event.location) : null;
     while (node && node.role !== "AXScrollArea") node = node.parent;
     const bar = node?.children.find((c) =>
       c.role === "AXScrollBar" && c.extra.AXOrientation === "AXVerticalOrientation"
@@ -388,7 +388,7 @@ export class FakeMac {
     };
     const id = this.#nextWindowId++;
     const frame = { x: 300, y: 200, width: 640, height: 480 };
-    const window = element(pid, "AXWindow", {
+    const win = element(pid, "AXWindow", {
       title: bundle.name,
       subrole: "AXStandardWindow",
       frame,
@@ -396,7 +396,7 @@ export class FakeMac {
       actions: ["AXRaise"],
       extra: { AXMain: true, AXMinimized: false },
     });
-    adopt(ax, [window]);
+    adopt(ax, [win]);
     this.apps.push(app);
     this.windows.push({
       id,
@@ -408,7 +408,7 @@ export class FakeMac {
       onScreen: true,
       alpha: 1,
       color: [200, 200, 200],
-      ax: window,
+      ax: win,
     });
     if (activate) this.activate(pid);
     return app;

@@ -149,8 +149,8 @@ export class DarwinInput implements InputBackend {
       });
     }
     if (accessibilityTrusted(this.#ctx)) {
-      using window = await this.#ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
-      if (window) await this.#ax.set(window.ref, "AXMain", this.#ctx.cf.boolean(true));
+      using axWindow = await this.#ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
+      if (axWindow) await this.#ax.set(axWindow.ref, "AXMain", this.#ctx.cf.boolean(true));
     }
     const prior = this.#keyTarget;
     this.#keyTarget = { pid: row.pid, windowId };
