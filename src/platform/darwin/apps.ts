@@ -11,6 +11,7 @@ import type { AppBackend, AppInfo, LaunchRequest, LaunchResult, ProcessInfo } fr
 import type { DarwinContext } from "./context.ts";
 import { bsdInfo, listPids, processName, startTimeOf } from "./processes.ts";
 import { bundlePathFor, launchBundle, runningApps } from "./workspace.ts";
+import { settled } from "./settled.ts";
 
 /** Where installed apps live, in lookup order (`~` is the user's home). */
 export const APPLICATION_DIRS = [
@@ -109,13 +110,15 @@ export class DarwinApps implements AppBackend {
 
   /** Every live process (zombies left out) with its name. */
   listProcesses(): Promise<ProcessInfo[]> {
-    const rows: ProcessInfo[] = [];
-    for (const pid of listPids(this.#ctx)) {
-      const info = bsdInfo(this.#ctx, pid);
-      if (!info || info.zombie) continue;
-      rows.push({ pid, name: processName(this.#ctx, pid) ?? info.comm });
-    }
-    return Promise.resolve(rows);
+    return settled(() => {
+      const rows: ProcessInfo[] = [];
+      for (const pid of listPids(this.#ctx)) {
+        const info = bsdInfo(this.#ctx, pid);
+        if (!info || info.zombie) continue;
+        rows.push({ pid, name: processName(this.#ctx, pid) ?? info.comm });
+      }
+      return rows;
+    });
   }
 
   /**
@@ -217,13 +220,17 @@ export class DarwinApps implements AppBackend {
 
   /** True while the process exists and is not a zombie. */
   isAlive(pid: number): Promise<boolean> {
-    const info = bsdInfo(this.#ctx, pid);
-    return Promise.resolve(info !== null && !info.zombie);
+    return settled(() => {
+      const info = bsdInfo(this.#ctx, pid);
+      return info !== null && !info.zombie;
+    });
   }
 
   /** The process start time ("<seconds>.<microseconds>" since 1970), or null. */
   startTime(pid: number): Promise<string | null> {
-    const info = bsdInfo(this.#ctx, pid);
-    return Promise.resolve(info ? startTimeOf(info) : null);
+    return settled(() => {
+      const info = bsdInfo(this.#ctx, pid);
+      return info ? startTimeOf(info) : null;
+    });
   }
 }

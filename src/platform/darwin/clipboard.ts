@@ -10,6 +10,7 @@ import { DriverError } from "../../core/errors.ts";
 import type { ClipboardBackend, ClipboardContent } from "../types.ts";
 import type { DarwinContext } from "./context.ts";
 import type { Id } from "./objc_runtime.ts";
+import { settled } from "./settled.ts";
 
 /** The clipboard on macOS. */
 export class DarwinClipboard implements ClipboardBackend {
@@ -33,33 +34,35 @@ export class DarwinClipboard implements ClipboardBackend {
 
   /** The types on the pasteboard, and its text and PNG image when asked for. */
   read(options: { text: boolean; image: boolean }): Promise<ClipboardContent> {
-    const { cf, objc } = this.ctx;
-    return Promise.resolve(objc.pool(() => {
-      const board = this.#pasteboard();
-      const types = cf.items(objc.id(board, "types")).map((ref) => cf.toString(ref) ?? "");
-      const text = options.text
-        ? cf.toString(objc.idWith(board, "stringForType:", this.#type("NSPasteboardTypeString")))
-        : null;
-      let imagePng: Uint8Array | null = null;
-      if (options.image) {
-        imagePng = cf.toBytes(objc.idWith(board, "dataForType:", this.#type("NSPasteboardTypePNG")));
-        if (!imagePng) {
-          const tiff = objc.idWith(board, "dataForType:", this.#type("NSPasteboardTypeTIFF"));
-          const rep = tiff ? objc.idWith(objc.cls("NSBitmapImageRep"), "imageRepWithData:", tiff) : null;
-          if (rep) {
-            using properties = cf.dictionary([]);
-            const png = objc.send.msgSend_id_u64_id(
-              rep,
-              objc.sel("representationUsingType:properties:"),
-              NSBitmapImageFileType.PNG,
-              properties.ref,
-            );
-            imagePng = cf.toBytes(png);
+    return settled(() => {
+      const { cf, objc } = this.ctx;
+      return objc.pool(() => {
+        const board = this.#pasteboard();
+        const types = cf.items(objc.id(board, "types")).map((ref) => cf.toString(ref) ?? "");
+        const text = options.text
+          ? cf.toString(objc.idWith(board, "stringForType:", this.#type("NSPasteboardTypeString")))
+          : null;
+        let imagePng: Uint8Array | null = null;
+        if (options.image) {
+          imagePng = cf.toBytes(objc.idWith(board, "dataForType:", this.#type("NSPasteboardTypePNG")));
+          if (!imagePng) {
+            const tiff = objc.idWith(board, "dataForType:", this.#type("NSPasteboardTypeTIFF"));
+            const rep = tiff ? objc.idWith(objc.cls("NSBitmapImageRep"), "imageRepWithData:", tiff) : null;
+            if (rep) {
+              using properties = cf.dictionary([]);
+              const png = objc.send.msgSend_id_u64_id(
+                rep,
+                objc.sel("representationUsingType:properties:"),
+                NSBitmapImageFileType.PNG,
+                properties.ref,
+              );
+              imagePng = cf.toBytes(png);
+            }
           }
         }
-      }
-      return { types, text, imagePng };
-    }));
+        return { types, text, imagePng };
+      });
+    });
   }
 
   #replace(what: string, write: (board: Id) => boolean): void {
@@ -77,43 +80,49 @@ export class DarwinClipboard implements ClipboardBackend {
 
   /** Replaces the clipboard with text. */
   writeText(text: string): Promise<string[]> {
-    this.#replace("the text", (board) => {
-      using value = this.ctx.cf.string(text);
-      return this.ctx.objc.send.msgSend_bool_id_id(
-        board,
-        this.ctx.objc.sel("setString:forType:"),
-        value.ref,
-        this.#type("NSPasteboardTypeString"),
-      );
+    return settled(() => {
+      this.#replace("the text", (board) => {
+        using value = this.ctx.cf.string(text);
+        return this.ctx.objc.send.msgSend_bool_id_id(
+          board,
+          this.ctx.objc.sel("setString:forType:"),
+          value.ref,
+          this.#type("NSPasteboardTypeString"),
+        );
+      });
+      return ["public.utf8-plain-text"];
     });
-    return Promise.resolve(["public.utf8-plain-text"]);
   }
 
   /** Replaces the clipboard with a PNG image. */
   writeImage(png: Uint8Array): Promise<string[]> {
-    this.#replace("the image", (board) => {
-      using data = this.ctx.cf.data(png.slice());
-      return this.ctx.objc.send.msgSend_bool_id_id(
-        board,
-        this.ctx.objc.sel("setData:forType:"),
-        data.ref,
-        this.#type("NSPasteboardTypePNG"),
-      );
+    return settled(() => {
+      this.#replace("the image", (board) => {
+        using data = this.ctx.cf.data(png.slice());
+        return this.ctx.objc.send.msgSend_bool_id_id(
+          board,
+          this.ctx.objc.sel("setData:forType:"),
+          data.ref,
+          this.#type("NSPasteboardTypePNG"),
+        );
+      });
+      return ["public.png"];
     });
-    return Promise.resolve(["public.png"]);
   }
 
   /** Replaces the clipboard with file URLs (absolute paths), as Finder's Copy does. */
   writeFiles(paths: string[]): Promise<string[]> {
-    this.#replace("the files", (board) => {
-      const urls = paths.map((path) => this.ctx.cf.fileUrl(path));
-      try {
-        using list = this.ctx.cf.array(urls.map((url) => url.ref));
-        return this.ctx.objc.send.msgSend_bool_id(board, this.ctx.objc.sel("writeObjects:"), list.ref);
-      } finally {
-        for (const url of urls) url.release();
-      }
+    return settled(() => {
+      this.#replace("the files", (board) => {
+        const urls = paths.map((path) => this.ctx.cf.fileUrl(path));
+        try {
+          using list = this.ctx.cf.array(urls.map((url) => url.ref));
+          return this.ctx.objc.send.msgSend_bool_id(board, this.ctx.objc.sel("writeObjects:"), list.ref);
+        } finally {
+          for (const url of urls) url.release();
+        }
+      });
+      return ["public.file-url"];
     });
-    return Promise.resolve(["public.file-url"]);
   }
 }

@@ -10,6 +10,7 @@ import { DriverError } from "../../core/errors.ts";
 import type { PermissionCheck } from "../types.ts";
 import type { DarwinContext } from "./context.ts";
 import { grantee, screenCaptureAllowed, SETTINGS_PANE } from "./tcc.ts";
+import { settled } from "./settled.ts";
 
 /** The checks, in report order. */
 export const DARWIN_PERMISSION_CHECKS = [
@@ -35,63 +36,65 @@ export function consoleSession(ctx: DarwinContext): { onConsole: boolean; user: 
 
 /** Runs every check; a missing facility is a failed check, never a throw. */
 export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]> {
-  const trusted = ctx.fw.ax.AXIsProcessTrusted();
-  const capture = screenCaptureAllowed(ctx);
-  const session = consoleSession(ctx);
-  const checks: PermissionCheck[] = [
-    {
-      name: "accessibility",
-      ok: trusted,
-      detail: trusted
-        ? "Accessibility is granted: trees, element actions and posted events work"
-        : "Accessibility is not granted: no accessibility tree, element actions or input",
-      remedy: trusted
-        ? null
-        : `grant Accessibility to ${grantee()} in System Settings → Privacy & Security → ` +
-          `Accessibility: open "${SETTINGS_PANE.accessibility}", then restart the driver`,
-      data: { settings_url: SETTINGS_PANE.accessibility, api: "AXIsProcessTrusted" },
-    },
-    {
-      name: "screen_recording",
-      ok: capture !== false,
-      detail: capture === null
-        ? "This macOS has no Screen Recording permission (before 10.15): capture is allowed"
-        : capture
-        ? "Screen Recording is granted: screenshots and window titles work"
-        : "Screen Recording is not granted: no screenshots, and window titles are hidden",
-      remedy: capture === false
-        ? `grant Screen Recording to ${grantee()} in System Settings → Privacy & Security → Screen & System ` +
-          `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver`
-        : null,
-      data: { settings_url: SETTINGS_PANE.screenRecording, api: "CGPreflightScreenCaptureAccess" },
-    },
-    {
-      name: "window_server",
-      ok: session?.onConsole === true,
-      detail: session === null
-        ? "No window server session: the driver runs outside a logged-in desktop (an SSH login?)"
-        : session.onConsole
-        ? `Logged-in desktop session of ${session.user ?? "the current user"}`
-        : `The session of ${session.user ?? "this user"} is not on the console (fast user switching?)`,
-      remedy: session?.onConsole
-        ? null
-        : "log in at the Mac (or through Screen Sharing) as this user and keep the session active; " +
-          "over SSH, start the driver from that session (a launch agent) and reach it through its daemon socket",
-      data: { api: "CGSessionCopyCurrentDictionary" },
-    },
-    {
-      name: "capture_api",
-      ok: ctx.fw.cg.CGWindowListCreateImage !== null && ctx.fw.cg.CGDisplayCreateImage !== null,
-      detail: ctx.fw.cg.CGWindowListCreateImage !== null
-        ? "CGDisplayCreateImage and CGWindowListCreateImage are available"
-        : "This macOS removed CGWindowListCreateImage/CGDisplayCreateImage (ScreenCaptureKit only)",
-      remedy: ctx.fw.cg.CGWindowListCreateImage !== null
-        ? null
-        : "none yet: the driver does not call ScreenCaptureKit; screenshots are refused with unsupported_platform",
-    },
-    clipboardCheck(ctx),
-  ];
-  return Promise.resolve(checks);
+  return settled(() => {
+    const trusted = ctx.fw.ax.AXIsProcessTrusted();
+    const capture = screenCaptureAllowed(ctx);
+    const session = consoleSession(ctx);
+    const checks: PermissionCheck[] = [
+      {
+        name: "accessibility",
+        ok: trusted,
+        detail: trusted
+          ? "Accessibility is granted: trees, element actions and posted events work"
+          : "Accessibility is not granted: no accessibility tree, element actions or input",
+        remedy: trusted
+          ? null
+          : `grant Accessibility to ${grantee()} in System Settings → Privacy & Security → ` +
+            `Accessibility: open "${SETTINGS_PANE.accessibility}", then restart the driver`,
+        data: { settings_url: SETTINGS_PANE.accessibility, api: "AXIsProcessTrusted" },
+      },
+      {
+        name: "screen_recording",
+        ok: capture !== false,
+        detail: capture === null
+          ? "This macOS has no Screen Recording permission (before 10.15): capture is allowed"
+          : capture
+          ? "Screen Recording is granted: screenshots and window titles work"
+          : "Screen Recording is not granted: no screenshots, and window titles are hidden",
+        remedy: capture === false
+          ? `grant Screen Recording to ${grantee()} in System Settings → Privacy & Security → Screen & System ` +
+            `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver`
+          : null,
+        data: { settings_url: SETTINGS_PANE.screenRecording, api: "CGPreflightScreenCaptureAccess" },
+      },
+      {
+        name: "window_server",
+        ok: session?.onConsole === true,
+        detail: session === null
+          ? "No window server session: the driver runs outside a logged-in desktop (an SSH login?)"
+          : session.onConsole
+          ? `Logged-in desktop session of ${session.user ?? "the current user"}`
+          : `The session of ${session.user ?? "this user"} is not on the console (fast user switching?)`,
+        remedy: session?.onConsole
+          ? null
+          : "log in at the Mac (or through Screen Sharing) as this user and keep the session active; " +
+            "over SSH, start the driver from that session (a launch agent) and reach it through its daemon socket",
+        data: { api: "CGSessionCopyCurrentDictionary" },
+      },
+      {
+        name: "capture_api",
+        ok: ctx.fw.cg.CGWindowListCreateImage !== null && ctx.fw.cg.CGDisplayCreateImage !== null,
+        detail: ctx.fw.cg.CGWindowListCreateImage !== null
+          ? "CGDisplayCreateImage and CGWindowListCreateImage are available"
+          : "This macOS removed CGWindowListCreateImage/CGDisplayCreateImage (ScreenCaptureKit only)",
+        remedy: ctx.fw.cg.CGWindowListCreateImage !== null
+          ? null
+          : "none yet: the driver does not call ScreenCaptureKit; screenshots are refused with unsupported_platform",
+      },
+      clipboardCheck(ctx),
+    ];
+    return checks;
+  });
 }
 
 function clipboardCheck(ctx: DarwinContext): PermissionCheck {

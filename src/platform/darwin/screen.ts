@@ -17,6 +17,7 @@ import type { DarwinContext } from "./context.ts";
 import { toRgba } from "./pixels.ts";
 import { requireScreenCapture } from "./tcc.ts";
 import { readWindow } from "./window_list.ts";
+import { settled } from "./settled.ts";
 
 const MAX_DISPLAYS = 32;
 
@@ -38,23 +39,23 @@ export class DarwinScreen implements ScreenBackend {
 
   /** Every active display, the main one first. */
   displays(): Promise<DisplayInfo[]> {
-    const { cg } = this.ctx.fw;
-    const ids = new Uint32Array(MAX_DISPLAYS);
-    const count = new Uint32Array(1);
-    const status = cg.CGGetActiveDisplayList(MAX_DISPLAYS, ids, count);
-    if (status !== 0) {
-      return Promise.reject(
-        new DriverError("display_unavailable", `CGGetActiveDisplayList failed with CGError ${status}`, {
+    return settled(() => {
+      const { cg } = this.ctx.fw;
+      const ids = new Uint32Array(MAX_DISPLAYS);
+      const count = new Uint32Array(1);
+      const status = cg.CGGetActiveDisplayList(MAX_DISPLAYS, ids, count);
+      if (status !== 0) {
+        throw new DriverError("display_unavailable", `CGGetActiveDisplayList failed with CGError ${status}`, {
           api: "CGGetActiveDisplayList",
           status,
           hint: "run the driver in a logged-in macOS desktop session",
-        }),
-      );
-    }
-    const main = cg.CGMainDisplayID();
-    const displays = [...ids.subarray(0, count[0])].map((id) => this.#display(id, id === main));
-    displays.sort((a, b) => Number(b.primary) - Number(a.primary));
-    return Promise.resolve(displays);
+        });
+      }
+      const main = cg.CGMainDisplayID();
+      const displays = [...ids.subarray(0, count[0])].map((id) => this.#display(id, id === main));
+      displays.sort((a, b) => Number(b.primary) - Number(a.primary));
+      return displays;
+    });
   }
 
   #display(id: number, primary: boolean): DisplayInfo {
@@ -77,9 +78,11 @@ export class DarwinScreen implements ScreenBackend {
 
   /** Where the pointer is (a null-source event's location: global points, origin top-left). */
   cursorPosition(): Promise<CursorPosition> {
-    using event = this.ctx.cf.ownOrThrow(this.ctx.fw.cg.CGEventCreate(null), "CGEventCreate");
-    const { x, y } = readCGPoint(this.ctx.fw.cg.CGEventGetLocation(event.ref));
-    return Promise.resolve({ x, y, source: "CGEventGetLocation" });
+    return settled(() => {
+      using event = this.ctx.cf.ownOrThrow(this.ctx.fw.cg.CGEventCreate(null), "CGEventCreate");
+      const { x, y } = readCGPoint(this.ctx.fw.cg.CGEventGetLocation(event.ref));
+      return { x, y, source: "CGEventGetLocation" };
+    });
   }
 
   /**

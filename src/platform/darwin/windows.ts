@@ -13,6 +13,7 @@ import type { DarwinContext } from "./context.ts";
 import { accessibilityTrusted } from "./tcc.ts";
 import { NORMAL_LAYER, readWindow, readWindowList, type WindowRow } from "./window_list.ts";
 import { activateApp, frontmostPid } from "./workspace.ts";
+import { settled } from "./settled.ts";
 
 /** How long activation may take to show in the window list. */
 const ACTIVATION_CONFIRM_MS = 500;
@@ -76,10 +77,14 @@ export class DarwinWindows implements WindowBackend {
 
   /** The frontmost app's frontmost on-screen document window. */
   active(): Promise<number | null> {
-    const pid = frontmostPid(this.ctx);
-    if (pid === null) return Promise.resolve(null);
-    const row = readWindowList(this.ctx).find((r) => r.pid === pid && r.layer === NORMAL_LAYER && r.onScreen);
-    return Promise.resolve(row?.id ?? null);
+    return settled(() => {
+      const pid = frontmostPid(this.ctx);
+      if (pid === null) return null;
+      const row = readWindowList(this.ctx).find((r) =>
+        r.pid === pid && r.layer === NORMAL_LAYER && r.onScreen
+      );
+      return row?.id ?? null;
+    });
   }
 
   /**

@@ -104,9 +104,8 @@ export class EventPoster {
     );
     cg.CGEventSetFlags(event.ref, flags);
     if (text !== undefined) {
-      const units = new Uint16Array(
-        Array.from(text, (_, i) => text.charCodeAt(i)).slice(0, MAX_EVENT_STRING),
-      );
+      const units = new Uint16Array(Math.min(text.length, MAX_EVENT_STRING));
+      for (let i = 0; i < units.length; i++) units[i] = text.charCodeAt(i);
       cg.CGEventKeyboardSetUnicodeString(event.ref, BigInt(units.length), units);
     }
     this.#post(route, event);
@@ -121,8 +120,8 @@ export class EventPoster {
         this.#source(route),
         CGScrollEventUnit.Line,
         2,
-        -Math.round(dy),
-        -Math.round(dx),
+        -Math.round(dy) || 0,
+        -Math.round(dx) || 0,
         0,
       ),
       "CGEventCreateScrollWheelEvent2",

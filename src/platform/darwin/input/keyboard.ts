@@ -17,6 +17,7 @@ import {
 import type { RawKeyboard } from "../../types.ts";
 import { charKeyCode, KEYPAD_CODES, MODIFIER_CODES, MODIFIER_FLAGS, NAMED_KEY_CODES } from "../key_codes.ts";
 import { type EventPoster, type EventRoute, MAX_EVENT_STRING } from "./events.ts";
+import { settled } from "../settled.ts";
 
 /** One key as Quartz sends it. */
 interface Stroke {
@@ -91,22 +92,26 @@ export class DarwinKeyboard implements RawKeyboard {
 
   /** Presses a key and keeps it held (a modifier then applies to later keys and clicks). */
   down(key: string): Promise<void> {
-    const stroke = this.#stroke(key);
-    const modifier = modifierOf(key);
-    if (modifier) this.#modifiers.add(modifier);
-    this.#held.set(key, stroke);
-    this.#send(stroke, true, 0n);
-    return Promise.resolve();
+    return settled(() => {
+      const stroke = this.#stroke(key);
+      const modifier = modifierOf(key);
+      if (modifier) this.#modifiers.add(modifier);
+      this.#held.set(key, stroke);
+      this.#send(stroke, true, 0n);
+      return;
+    });
   }
 
   /** Releases a held key. */
   up(key: string): Promise<void> {
-    const stroke = this.#held.get(key) ?? this.#stroke(key);
-    const modifier = modifierOf(key);
-    if (modifier) this.#modifiers.delete(modifier);
-    this.#held.delete(key);
-    this.#send(stroke, false, 0n);
-    return Promise.resolve();
+    return settled(() => {
+      const stroke = this.#held.get(key) ?? this.#stroke(key);
+      const modifier = modifierOf(key);
+      if (modifier) this.#modifiers.delete(modifier);
+      this.#held.delete(key);
+      this.#send(stroke, false, 0n);
+      return;
+    });
   }
 
   /**

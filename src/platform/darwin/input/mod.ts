@@ -27,6 +27,7 @@ import { activateApp, frontmostPid } from "../workspace.ts";
 import { EventPoster, type EventRoute } from "./events.ts";
 import { DarwinKeyboard } from "./keyboard.ts";
 import { DarwinPointer, type PointerRouting } from "./pointer.ts";
+import { settled } from "../settled.ts";
 
 /** How long a foreground activation may take to be confirmed. */
 const FOREGROUND_CONFIRM_MS = 1000;
@@ -107,8 +108,10 @@ export class DarwinInput implements InputBackend {
 
   /** Background input needs the Accessibility grant (it covers posting events). */
   backgroundAvailable(): Promise<boolean> {
-    const preflight = this.#ctx.fw.cg.CGPreflightPostEventAccess;
-    return Promise.resolve(preflight ? preflight() : accessibilityTrusted(this.#ctx));
+    return settled(() => {
+      const preflight = this.#ctx.fw.cg.CGPreflightPostEventAccess;
+      return preflight ? preflight() : accessibilityTrusted(this.#ctx);
+    });
   }
 
   /** The channel's pointer. */
@@ -212,7 +215,9 @@ export class DarwinInput implements InputBackend {
 
   /** True when the window is the topmost window at `point` (nothing covers it there). */
   windowOnTopAt(windowId: number, point: Point): Promise<boolean> {
-    return Promise.resolve(this.#topmostAt(point)?.id === windowId);
+    return settled(() => {
+      return this.#topmostAt(point)?.id === windowId;
+    });
   }
 
   /**
@@ -220,7 +225,9 @@ export class DarwinInput implements InputBackend {
    * posted background input), else "unknown" (AppKit and others).
    */
   toolkit(pid: number): Promise<Toolkit> {
-    return Promise.resolve(appToolkit(this.#ctx, pid));
+    return settled(() => {
+      return appToolkit(this.#ctx, pid);
+    });
   }
 
   /** The active window, the user's pointer and the stacking (bottom to top). */

@@ -11,6 +11,7 @@ import { CGEventType } from "../../../../ffi/darwin/core_graphics.ts";
 import { DriverError } from "../../../core/errors.ts";
 import type { MouseButton, OwnedPointer, Point } from "../../types.ts";
 import type { EventPoster, EventRoute } from "./events.ts";
+import { settled } from "../settled.ts";
 
 /** Two presses closer than this in time and space make a double click (AppKit's default interval). */
 export const DOUBLE_CLICK_MS = 500;
@@ -87,69 +88,75 @@ export class DarwinPointer implements OwnedPointer {
 
   /** Moves (or drags, with a button held) to a screen point. */
   move(point: Point): Promise<void> {
-    this.#ensureOpen();
-    this.#position = { ...point };
-    const dragging = [...this.#held.keys()][0];
-    if (dragging === undefined && this.channel === "background") {
-      const route = this.routing.routeAt(point);
-      if (route) this.poster.mouse(route, CGEventType.MouseMoved, point, 0, 0, this.routing.flags());
-      return Promise.resolve();
-    }
-    const type = dragging === undefined ? CGEventType.MouseMoved : types(dragging).drag;
-    this.poster.mouse(
-      this.#route(point),
-      type,
-      point,
-      BUTTON_NUMBER[dragging ?? "left"],
-      0,
-      this.routing.flags(),
-    );
-    return Promise.resolve();
+    return settled(() => {
+      this.#ensureOpen();
+      this.#position = { ...point };
+      const dragging = [...this.#held.keys()][0];
+      if (dragging === undefined && this.channel === "background") {
+        const route = this.routing.routeAt(point);
+        if (route) this.poster.mouse(route, CGEventType.MouseMoved, point, 0, 0, this.routing.flags());
+        return;
+      }
+      const type = dragging === undefined ? CGEventType.MouseMoved : types(dragging).drag;
+      this.poster.mouse(
+        this.#route(point),
+        type,
+        point,
+        BUTTON_NUMBER[dragging ?? "left"],
+        0,
+        this.routing.flags(),
+      );
+      return;
+    });
   }
 
   /** Presses or releases a button where the pointer is. */
   button(button: MouseButton, down: boolean): Promise<void> {
-    this.#ensureOpen();
-    const point = this.#at();
-    if (down) {
-      const route = this.#route(point);
-      const last = this.#lastPress;
-      const repeat = last !== null && last.button === button && Date.now() - last.time < DOUBLE_CLICK_MS &&
-        Math.abs(last.point.x - point.x) <= DOUBLE_CLICK_SLOP &&
-        Math.abs(last.point.y - point.y) <= DOUBLE_CLICK_SLOP;
-      const clickState = repeat ? Math.min(last!.count + 1, 3) : 1;
-      this.#lastPress = { button, point, time: Date.now(), count: clickState };
-      this.poster.mouse(
-        route,
-        types(button).down,
-        point,
-        BUTTON_NUMBER[button],
-        clickState,
-        this.routing.flags(),
-      );
-      this.#held.set(button, { route, clickState });
-    } else {
-      const held = this.#held.get(button);
-      const route = held?.route ?? this.#route(point);
-      this.poster.mouse(
-        route,
-        types(button).up,
-        point,
-        BUTTON_NUMBER[button],
-        held?.clickState ?? 1,
-        this.routing.flags(),
-      );
-      this.#held.delete(button);
-    }
-    return Promise.resolve();
+    return settled(() => {
+      this.#ensureOpen();
+      const point = this.#at();
+      if (down) {
+        const route = this.#route(point);
+        const last = this.#lastPress;
+        const repeat = last !== null && last.button === button && Date.now() - last.time < DOUBLE_CLICK_MS &&
+          Math.abs(last.point.x - point.x) <= DOUBLE_CLICK_SLOP &&
+          Math.abs(last.point.y - point.y) <= DOUBLE_CLICK_SLOP;
+        const clickState = repeat ? Math.min(last!.count + 1, 3) : 1;
+        this.#lastPress = { button, point, time: Date.now(), count: clickState };
+        this.poster.mouse(
+          route,
+          types(button).down,
+          point,
+          BUTTON_NUMBER[button],
+          clickState,
+          this.routing.flags(),
+        );
+        this.#held.set(button, { route, clickState });
+      } else {
+        const held = this.#held.get(button);
+        const route = held?.route ?? this.#route(point);
+        this.poster.mouse(
+          route,
+          types(button).up,
+          point,
+          BUTTON_NUMBER[button],
+          held?.clickState ?? 1,
+          this.routing.flags(),
+        );
+        this.#held.delete(button);
+      }
+      return;
+    });
   }
 
   /** Scrolls by whole lines (positive dy down, positive dx right) where the pointer is. */
   wheel(dx: number, dy: number): Promise<void> {
-    this.#ensureOpen();
-    const point = this.#at();
-    this.poster.scroll(this.#route(point), point, dx, dy, this.routing.flags());
-    return Promise.resolve();
+    return settled(() => {
+      this.#ensureOpen();
+      const point = this.#at();
+      this.poster.scroll(this.#route(point), point, dx, dy, this.routing.flags());
+      return;
+    });
   }
 
   /** Releases every held button. */

@@ -1,0 +1,170 @@
+/** macOS input (posted Quartz events) against the fake frameworks. */
+import assert from "node:assert/strict";
+import { fakeMacBackend } from "../_fake/harness.ts";
+import { MAC } from "../_fake/mod.ts";
+import { chunkUnits } from "./keyboard.ts";
+
+const CHECKBOX = { x: 1200, y: 350 }; // "Enable notifications" in the Controls window
+
+Deno.test("darwin background pointer clicks a window by posting to its process, pointer untouched", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  await pointer.button("left", true);
+  await pointer.button("left", false);
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 0, "the app's checkbox toggled");
+  assert.deepEqual(world.cursor, { x: 700, y: 500 }, "the user's pointer did not move");
+  assert.equal(world.frontmost, MAC.textEdit, "the user's frontmost app kept focus");
+  const [down, up] = world.events.filter((e) => e.type === 1 || e.type === 2);
+  assert.deepEqual([down.route, down.pid, up.route, up.pid], ["pid", MAC.controls, "pid", MAC.controls]);
+  assert.equal(down.fields[91], BigInt(MAC.controlsWindow));
+  assert.equal(down.fields[92], BigInt(MAC.controlsWindow));
+  assert.equal(down.fields[1], 1n);
+  assert.deepEqual(await pointer.position(), CHECKBOX);
+});
+
+Deno.test("darwin pointer counts a double click in kCGMouseEventClickState", async () => {
+  await using mac = fakeMacBackend();
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  for (let i = 0; i < 2; i++) {
+    await pointer.button("left", true);
+    await pointer.button("left", false);
+  }
+  const states = mac.fake.world.events.filter((e) => e.type === 1).map((e) => e.fields[1]);
+  assert.deepEqual(states, [1n, 2n]);
+  // AppKit presses once per odd click: a double click toggles the checkbox once.
+  assert.equal(mac.fake.world.named(MAC.controls, "Enable notifications").value, 0);
+});
+
+Deno.test("darwin pointer drags with dragged events and scrolls by lines", async () => {
+  await using mac = fakeMacBackend();
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move({ x: 400, y: 400 });
+  await pointer.button("right", true);
+  await pointer.move({ x: 420, y: 430 });
+  await pointer.button("right", false);
+  assert.deepEqual(mac.fake.world.events.map((e) => e.type), [5, 3, 7, 4]);
+  await pointer.move({ x: 600, y: 500 });
+  await pointer.wheel(0, 3);
+  const scroll = mac.fake.world.events.at(-1)!;
+  assert.deepEqual(scroll.scroll, { unit: 1, dy: -3, dx: 0 }, "Quartz deltas are positive upward");
+  const bar = [...mac.fake.world.elements(mac.fake.world.app(MAC.textEdit)!.ax)].find((n) =>
+    n.role === "AXScrollBar"
+  )!;
+  assert.ok((bar.value as number) > 0, "the text view scrolled down");
+});
+
+Deno.test("darwin windowOnTopAt tells covered points apart, the menu bar and Dock included", async () => {
+  await using mac = fakeMacBackend();
+  const input = mac.backend.input;
+  assert.equal(await input.windowOnTopAt(MAC.textEditWindow, { x: 600, y: 400 }), true);
+  assert.equal(await input.windowOnTopAt(MAC.chromeWindow, { x: 600, y: 400 }), false);
+  assert.equal(await input.windowOnTopAt(MAC.chromeWindow, { x: 100, y: 400 }), true);
+  assert.equal(await input.windowOnTopAt(MAC.chromeWindow, { x: 100, y: 10 }), false, "under the menu bar");
+});
+
+Deno.test("darwin background keyboard types mixed scripts into one app's window", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const text = world.app(MAC.textEdit)!.focused!;
+  text.value = "";
+  text.selectedRange = { location: 0, length: 0 };
+  const keyboard = await mac.backend.input.keyboard("background");
+  await assert.rejects(keyboard.typeText("x"), /no target window/);
+  const typed = "Grüße, 世界 👍🏽\nπ=3.14\tok";
+  const count = await mac.backend.input.withBackgroundKeyboard(
+    MAC.textEditWindow,
+    () => keyboard.typeText(typed),
+  );
+  assert.equal(count, [...new Intl.Segmenter().segment(typed)].length);
+  assert.equal(text.value, typed.replace("\t", ""), "TextEdit's own text (the fake app ignores Tab)");
+  assert.ok(world.events.every((e) => e.route === "pid" && e.pid === MAC.textEdit));
+  assert.equal(world.frontmost, MAC.textEdit);
+});
+
+Deno.test("darwin keyboard presses shortcuts with modifier flags and keeps held keys until released", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const keyboard = await mac.backend.input.keyboard("background");
+  await mac.backend.input.withBackgroundKeyboard(MAC.textEditWindow, async () => {
+    await keyboard.press("a", ["super"]);
+    await keyboard.down("Shift");
+    await keyboard.press("ArrowLeft", []);
+    await keyboard.releaseAll();
+  });
+  const keyDowns = world.events.filter((e) => e.type === 10);
+  const cmdA = keyDowns.find((e) => e.keyCode === 0)!;
+  assert.equal(cmdA.flags & 0x100000n, 0x100000n, "Command held");
+  const text = world.app(MAC.textEdit)!.focused!;
+  assert.deepEqual(
+    text.selectedRange,
+    { location: 0, length: (text.value as string).length },
+    "Select All landed",
+  );
+  const left = keyDowns.find((e) => e.keyCode === 0x7b)!;
+  assert.equal(left.flags & 0x20000n, 0x20000n, "Shift held");
+  assert.equal(left.flags & 0x200000n, 0x200000n, "arrows carry the keypad flag");
+  const shiftUp = world.events.findLast((e) => e.keyCode === 0x38)!;
+  assert.equal(shiftUp.type, 11, "releaseAll released Shift");
+  await assert.rejects(keyboard.press("PrintScreen", []), /no PrintScreen key/);
+});
+
+Deno.test("darwin foreground transaction activates, acts at the HID tap, then restores app and pointer", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("global");
+  const frontDuring = await mac.backend.input.withForeground(MAC.controlsWindow, async () => {
+    await pointer.move({ x: 1400, y: 694 });
+    await pointer.button("left", true);
+    await pointer.button("left", false);
+    return world.frontmost;
+  });
+  assert.equal(frontDuring, MAC.controls);
+  const status = world.named(MAC.controls, "OK").parent!.children.find((c) =>
+    c.role === "AXStaticText" && c.frame?.y === 660
+  );
+  assert.equal(status?.value, "OK pressed", "the app ran the OK button's action");
+  assert.ok(world.events.filter((e) => e.type === 1).every((e) => e.route === "hid"));
+  assert.equal(world.frontmost, MAC.textEdit, "the previous app is frontmost again");
+  assert.deepEqual(world.cursor, { x: 700, y: 500 }, "the pointer is back");
+});
+
+Deno.test("darwin foreground transaction refuses when macOS declines the activation", async () => {
+  await using mac = fakeMacBackend();
+  mac.fake.world.accessibilityTrusted = false; // no AXFrontmost route
+  mac.fake.objc.refuseActivation = true; // and NSRunningApplication declines (macOS 14 cooperative activation)
+  let ran = false;
+  const error = await mac.backend.input.withForeground(MAC.controlsWindow, () => {
+    ran = true;
+    return Promise.resolve();
+  }).catch((e) => e);
+  assert.equal(error.code, "foreground_unavailable");
+  assert.equal(ran, false);
+  assert.equal(mac.fake.world.events.length, 0);
+});
+
+Deno.test("darwin input names Chromium apps, observes the desktop and hands out extra pointers", async () => {
+  await using mac = fakeMacBackend();
+  const input = mac.backend.input;
+  assert.equal(await input.toolkit(MAC.chrome), "chromium");
+  assert.equal(await input.toolkit(MAC.textEdit), "unknown");
+  assert.equal(await input.backgroundAvailable(), true);
+  const seen = await input.observe();
+  assert.equal(seen.activeWindow, MAC.textEditWindow);
+  assert.deepEqual(seen.stacking, [MAC.chromeWindow, MAC.controlsWindow, MAC.textEditWindow]);
+  const extra = await input.extraPointer();
+  await extra.move(CHECKBOX);
+  await extra.button("left", true);
+  await extra.close();
+  assert.equal(mac.fake.world.events.at(-1)!.type, 2, "closing released the held button");
+  await extra.close();
+});
+
+Deno.test("chunkUnits splits long clusters without breaking surrogate pairs", () => {
+  const family = "👨‍👩‍👧‍👦👨‍👩‍👧‍👦";
+  const pieces = chunkUnits(family, 20);
+  assert.equal(pieces.join(""), family);
+  assert.ok(pieces.every((p) => p.length <= 20 && !/^[\uDC00-\uDFFF]/.test(p)));
+});

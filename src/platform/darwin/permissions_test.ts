@@ -1,0 +1,89 @@
+/** check_permissions and health_report facts on macOS, against the fake frameworks. */
+import assert from "node:assert/strict";
+import { fakeMacBackend } from "./_fake/harness.ts";
+import { createFakeFrameworks } from "./_fake/mod.ts";
+import { DriverError } from "../../core/errors.ts";
+import { createDarwinBackend } from "./mod.ts";
+import { requestPermissions } from "./permissions.ts";
+import { DarwinContext } from "./context.ts";
+
+Deno.test("darwin permissions pass on a Mac with both grants and a console session", async () => {
+  await using mac = fakeMacBackend();
+  const checks = await mac.backend.permissions();
+  assert.deepEqual(checks.map((c) => [c.name, c.ok]), [
+    ["accessibility", true],
+    ["screen_recording", true],
+    ["window_server", true],
+    ["capture_api", true],
+    ["clipboard", true],
+  ]);
+  assert.ok(checks.every((c) => c.remedy === null));
+});
+
+Deno.test("darwin permissions name the exact System Settings pane for each missing grant", async () => {
+  await using mac = fakeMacBackend();
+  Object.assign(mac.fake.world, {
+    accessibilityTrusted: false,
+    screenCaptureAllowed: false,
+    consoleSession: false,
+  });
+  const checks = Object.fromEntries((await mac.backend.permissions()).map((c) => [c.name, c]));
+  assert.equal(checks.accessibility.ok, false);
+  assert.match(
+    checks.accessibility.remedy!,
+    /x-apple\.systempreferences:com\.apple\.preference\.security\?Privacy_Accessibility/,
+  );
+  assert.equal(checks.screen_recording.ok, false);
+  assert.match(checks.screen_recording.remedy!, /Privacy_ScreenCapture/);
+  assert.equal(checks.window_server.ok, false);
+  assert.match(checks.window_server.detail, /SSH/);
+  assert.deepEqual(mac.fake.world.promptsShown, [], "reading the permissions never prompts");
+});
+
+Deno.test("darwin requestPermissions raises the system prompts only for missing grants", () => {
+  const fake = createFakeFrameworks();
+  const ctx = new DarwinContext(fake.frameworks);
+  assert.deepEqual(requestPermissions(ctx), { accessibility: true, screenRecording: true, prompted: [] });
+  Object.assign(fake.world, { accessibilityTrusted: false, screenCaptureAllowed: false });
+  const result = requestPermissions(ctx);
+  assert.deepEqual(result.prompted, ["accessibility", "screen_recording"]);
+  assert.deepEqual(fake.world.promptsShown, ["accessibility", "screen_capture"]);
+  ctx.close();
+  fake.assertClean();
+});
+
+Deno.test("darwin health reports macOS facts, timed probes and failures with hints", async () => {
+  await using mac = fakeMacBackend();
+  const checks = await mac.backend.health([
+    "display",
+    "window_manager",
+    "accessibility",
+    "capture",
+    "input",
+    "bogus",
+  ]);
+  assert.deepEqual(checks.map((c) => [c.name, c.status]), [
+    ["display", "pass"],
+    ["window_manager", "pass"],
+    ["accessibility", "pass"],
+    ["capture", "pass"],
+    ["input", "pass"],
+  ]);
+  assert.match(checks[0].message, /macOS 14\.6\.1: 2 display\(s\), main 1512x982 points @ 2x/);
+  assert.equal(checks[0].data?.model, "Mac14,9");
+  assert.match(checks[3].message, /3024x1964/);
+  mac.fake.world.accessibilityTrusted = false;
+  const denied = await mac.backend.health(["accessibility", "input"]);
+  assert.ok(denied.every((c) => c.status === "fail" && /Privacy_Accessibility/.test(c.hint ?? "")));
+});
+
+Deno.test("the darwin back end on another OS refuses with library_unavailable, naming the framework", async () => {
+  if (Deno.build.os === "darwin") return;
+  const backend = createDarwinBackend();
+  const error = await backend.screen.displays().catch((e) => e);
+  assert.ok(error instanceof DriverError);
+  assert.equal(error.code, "library_unavailable");
+  assert.match(error.message, /CoreGraphics/);
+  assert.match(String(error.data.hint), /runs only on macOS/);
+  await backend.close();
+});
