@@ -19,6 +19,10 @@ export const SYSTEM_SYMBOLS = {
   dlsym: { parameters: ["pointer", "buffer"], result: "pointer" },
   // int sysctlbyname(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
   sysctlbyname: { parameters: ["buffer", "buffer", "buffer", "pointer", "u64"], result: "i32" },
+  // int sysctl(int *name, u_int namelen, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+  sysctl: { parameters: ["buffer", "u32", "buffer", "buffer", "pointer", "u64"], result: "i32" },
+  // uint64_t clock_gettime_nsec_np(clockid_t clock_id)   (macOS 10.12+)
+  clock_gettime_nsec_np: { parameters: ["u32"], result: "u64" },
   // int kill(pid_t pid, int sig)   (0, or -1 with errno set)
   kill: { parameters: ["i32", "i32"], result: "i32" },
   // uid_t getuid(void)
@@ -53,6 +57,12 @@ export const ProcBsdInfo = {
 
 /** pbi_status values (<sys/proc.h>). */
 export const ProcStatus = { SIDL: 1, SRUN: 2, SSLEEP: 3, SSTOP: 4, SZOMB: 5 } as const;
+
+/** sysctl MIB names (<sys/sysctl.h>). */
+export const Sysctl = { CTL_KERN: 1, KERN_ARGMAX: 8, KERN_PROCARGS2: 49 } as const;
+
+/** clockid_t values (<time.h>): CLOCK_MONOTONIC counts from boot, sleep included. */
+export const ClockId = { CLOCK_REALTIME: 0, CLOCK_MONOTONIC: 6, CLOCK_UPTIME_RAW: 8 } as const;
 
 /** PROC_PIDPATHINFO_MAXSIZE (<libproc.h>). */
 export const PROC_PIDPATHINFO_MAXSIZE = 4096;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createDarwinBackend } from "./darwin/mod.ts";
+import { createDarwinBackend, createDarwinSystemFacility } from "./darwin/mod.ts";
 import { createLinuxBackend, createLinuxSystem, type DesktopMode } from "./linux/mod.ts";
 import type { Backend, SystemBackend } from "./types.ts";
 import { unsupportedSystem } from "./unsupported.ts";
@@ -48,6 +48,6 @@ export function systemFor(os: typeof Deno.build.os = Deno.build.os): SystemBacke
     case "windows":
       return unsupportedSystem("windows", "Windows support (user32 + UI Automation through FFI) is planned");
     default:
-      return unsupportedSystem("darwin", "macOS support (CoreGraphics + AXUIElement through FFI) is planned");
+      return createDarwinSystemFacility();
   }
 }

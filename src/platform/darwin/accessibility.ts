@@ -12,7 +12,9 @@
 import { DriverError } from "../../core/errors.ts";
 import type {
   AccessibilityBackend,
+  AxInterface,
   AxNode,
+  AxRole,
   AxSnapshotOptions,
   AxTree,
   ElementState,
@@ -231,12 +233,12 @@ export class DarwinAccessibility implements AccessibilityBackend {
     const description = textOf(read("AXDescription")) ?? "";
     const placeholder = textOf(read("AXPlaceholderValue")) ?? "";
     const focused = booleanOf(read("AXFocused")) ?? false;
-    const interfaces = ["component", ...actions.length ? ["action"] : []];
+    const interfaces: AxInterface[] = ["component", ...actions.length ? ["action" as const] : []];
     if (RANGE_ROLES.has(role) && typeof rawValue === "number") interfaces.push("value");
     if (TEXT_ROLES.has(role) || role === "label") interfaces.push("text");
     if (editable) interfaces.push("editable_text");
     if (CONTAINER_SELECTION_ROLES.has(role)) interfaces.push("selection");
-    const node = {
+    const node: AxNode = {
       role,
       platformRole: platformRole(axRole, subrole),
       name: title || description || (TEXT_ROLES.has(role) ? placeholder : ""),
@@ -258,7 +260,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
       interfaces,
       frame,
       ref,
-    } as AxNode;
+    };
     // Retained last, once nothing else can throw: the caller owns them from here.
     const childValue = read("AXChildren");
     const children = childValue !== null && typeof childValue === "object" && "elements" in childValue
@@ -331,7 +333,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
       ...checked ? ["AXValue=1"] : [],
       ...editable ? ["AXValue settable"] : [],
     ];
-    const state = {
+    const state: ElementState = {
       enabled,
       focused,
       focusable: focused || FOCUSABLE_ROLES.has(role),
@@ -344,7 +346,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
       toggleable: toggle || SELECTABLE_ROLES.has(role),
       names,
     };
-    return state as ElementState;
+    return state;
   }
 
   /** Screen frame (AXPosition + AXSize), or null. */
@@ -426,7 +428,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
 }
 
 /** An AXValue as the text shown to agents. */
-function displayValue(role: string, value: AxValue | null): string | null {
+function displayValue(role: AxRole, value: AxValue | null): string | null {
   if (value === null) return null;
   if (typeof value === "string") return value;
   if (typeof value === "number") return TOGGLE_ROLES.has(role) ? null : String(value);

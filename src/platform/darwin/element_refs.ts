@@ -5,12 +5,13 @@
  *
  * @module
  */
+import type { AxRole } from "../types.ts";
 import type { CFRef, Owned } from "./cf.ts";
 
 /** One element of a snapshot: an `AxNode.ref` on macOS. */
 export class ElementRef {
   /** The neutral role, set when the node was read. */
-  role = "other";
+  role: AxRole = "other";
   constructor(readonly owned: Owned, readonly pid: number, readonly windowId: number) {}
 
   /** The retained AXUIElementRef. @throws {TypeError} after release. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
+import type { Backend, HealthCheck, PermissionCheck, SystemBackend } from "../types.ts";
 import { DarwinAccessibility } from "./accessibility.ts";
 import { DarwinApps, type DarwinAppsOptions } from "./apps.ts";
 import { AxClient } from "./ax_client.ts";
@@ -18,6 +18,7 @@ import { darwinHealth } from "./health.ts";
 import { DarwinInput } from "./input/mod.ts";
 import { darwinPermissions } from "./permissions.ts";
 import { DarwinScreen } from "./screen.ts";
+import { createDarwinSystem } from "./system.ts";
 import { DarwinWindows } from "./windows.ts";
 
 /** Options for {@linkcode createDarwinBackend}. */
@@ -25,6 +26,11 @@ export interface DarwinBackendOptions {
   /** The framework tables (default: the real ones, opened on first use). */
   frameworks?: Frameworks;
   apps?: DarwinAppsOptions;
+}
+
+/** The macOS system facility alone (processes, programs, sockets), without a back end. */
+export function createDarwinSystemFacility(frameworks: Frameworks = systemFrameworks()): SystemBackend {
+  return createDarwinSystem(new DarwinContext(frameworks));
 }
 
 /** Creates the macOS back end. Opens nothing until a facility is first used. */
@@ -46,6 +52,7 @@ export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend
     accessibility,
     clipboard,
     input,
+    system: createDarwinSystem(ctx),
     agentCursor: {
       unavailableReason: () =>
         "the agent cursor overlay is not implemented on macOS: it needs an AppKit window on a main-thread run loop",

@@ -8,8 +8,10 @@
  * @module
  */
 
-/** Neutral role names (the vocabulary of src/platform/types.ts). */
-export type NeutralRole = string;
+import type { AxRole } from "../types.ts";
+
+/** A neutral role (the vocabulary of src/platform/types.ts). */
+export type NeutralRole = AxRole;
 
 const ROLES: Record<string, NeutralRole> = {
   AXApplication: "application",

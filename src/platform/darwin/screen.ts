@@ -11,7 +11,14 @@
 import { CGWindowImageOption, CGWindowListOption } from "../../../ffi/darwin/core_graphics.ts";
 import { CG_RECT_NULL, readCGPoint, readCGRect } from "../../../ffi/darwin/geometry.ts";
 import { DriverError } from "../../core/errors.ts";
-import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from "../types.ts";
+import type {
+  CursorPosition,
+  DisplayInfo,
+  RawImage,
+  Rect,
+  ScreenBackend,
+  ScreenRecordingSource,
+} from "../types.ts";
 import type { CFRef } from "./cf.ts";
 import type { DarwinContext } from "./context.ts";
 import { toRgba } from "./pixels.ts";
@@ -73,6 +80,34 @@ export class DarwinScreen implements ScreenBackend {
       nativeHeight,
       scaleFactor: bounds.width > 0 ? nativeWidth / bounds.width : 1,
       refreshRateHz: mode ? cg.CGDisplayModeGetRefreshRate(mode.ref) : 0,
+    };
+  }
+
+  /**
+   * ffmpeg's AVFoundation grabber for the main display ("Capture screen 0", by name: its
+   * device index moves with the number of cameras), at the display's native pixels.
+   *
+   * @throws {DriverError} `permission_denied` without Screen Recording (ffmpeg would record black).
+   */
+  async recordingSource(options: { frameRate: number; drawCursor: boolean }): Promise<ScreenRecordingSource> {
+    const main = (await this.displays()).find((d) => d.primary);
+    if (!main) throw new DriverError("display_unavailable", "No main display to record", {});
+    requireScreenCapture(this.ctx, "Recording the screen");
+    const width = main.nativeWidth - (main.nativeWidth % 2);
+    const height = main.nativeHeight - (main.nativeHeight % 2);
+    return {
+      ffmpegInput: [
+        "-f",
+        "avfoundation",
+        "-framerate",
+        String(options.frameRate),
+        "-capture_cursor",
+        options.drawCursor ? "1" : "0",
+        "-i",
+        "Capture screen 0:none",
+      ],
+      width,
+      height,
     };
   }
 

@@ -18,20 +18,29 @@ const CHROMIUM_PREFIXES = [
   "com.vivaldi.",
 ];
 
-/** True when an app bundle is a Chromium browser or an Electron app. */
-export function isChromiumApp(bundleId: string | null, bundlePath: string | null): boolean {
-  if (bundleId !== null && CHROMIUM_PREFIXES.some((prefix) => bundleId.startsWith(prefix))) return true;
-  if (bundlePath === null) return false;
+function bundles(bundlePath: string, framework: string): boolean {
   try {
-    Deno.statSync(`${bundlePath}/Contents/Frameworks/Electron Framework.framework`);
+    Deno.statSync(`${bundlePath}/Contents/Frameworks/${framework}`);
     return true;
   } catch {
     return false;
   }
 }
 
-/** The toolkit of a running app: "chromium" for Chromium/Electron, else "unknown" (AppKit and others). */
+/**
+ * The toolkit of an app bundle: "chromium" for Chromium browsers and Electron apps, "qt"
+ * for a bundle carrying QtCore, "appkit" for any other app bundle; "unknown" without one.
+ */
+export function bundleToolkit(bundleId: string | null, bundlePath: string | null): Toolkit {
+  if (bundleId !== null && CHROMIUM_PREFIXES.some((prefix) => bundleId.startsWith(prefix))) return "chromium";
+  if (bundlePath === null) return "unknown";
+  if (bundles(bundlePath, "Electron Framework.framework")) return "chromium";
+  if (bundles(bundlePath, "QtCore.framework")) return "qt";
+  return "appkit";
+}
+
+/** The toolkit of a running app (see {@linkcode bundleToolkit}). */
 export function appToolkit(ctx: DarwinContext, pid: number): Toolkit {
   const app = runningApp(ctx, pid);
-  return app && isChromiumApp(app.bundleId, app.bundlePath) ? "chromium" : "unknown";
+  return app ? bundleToolkit(app.bundleId, app.bundlePath) : "unknown";
 }

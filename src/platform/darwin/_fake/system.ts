@@ -117,6 +117,52 @@ export function fakeSystem(
       lengthView.setBigUint64(0, BigInt(encoded.length), true);
       return 0;
     },
+    sysctl: (
+      name: unknown,
+      length: number,
+      out: unknown,
+      outLength: unknown,
+      _newp: Deno.PointerValue,
+      _newLength: bigint,
+    ) => {
+      const mibView = viewOf(heap, name, length * 4, "sysctl");
+      const mib = Array.from({ length }, (_, i) => mibView.getInt32(i * 4, true));
+      const lengthView = viewOf(heap, outLength, 8, "sysctl");
+      let answer: Uint8Array;
+      if (mib[0] === 1 && mib[1] === 8 && length === 2) {
+        answer = new Uint8Array(new Int32Array([1_048_576]).buffer); // KERN_ARGMAX
+      } else if (mib[0] === 1 && mib[1] === 49 && length === 3) {
+        const process = find(mib[2]);
+        if (!process) return -1;
+        // KERN_PROCARGS2: argc, the executable path, padding, argv, then the environment.
+        const argv = [process.path, ...(process.pid === 512 ? ["-NSDocumentRevisionsDebugMode", "YES"] : [])];
+        const encoder = new TextEncoder();
+        const parts = [
+          new Uint8Array(new Int32Array([argv.length]).buffer),
+          encoder.encode(process.path + "\0\0\0\0"),
+          ...argv.map((arg) => encoder.encode(arg + "\0")),
+          encoder.encode("HOME=/Users/ada\0"),
+        ];
+        answer = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        let at = 0;
+        for (const part of parts) {
+          answer.set(part, at);
+          at += part.length;
+        }
+      } else return -1;
+      if (out === null) {
+        lengthView.setBigUint64(0, BigInt(answer.length), true);
+        return 0;
+      }
+      if (Number(lengthView.getBigUint64(0, true)) < answer.length) return -1;
+      bytesOf(out).set(answer);
+      lengthView.setBigUint64(0, BigInt(answer.length), true);
+      return 0;
+    },
+    clock_gettime_nsec_np: (clock: number) => {
+      if (clock !== 6) heap.fail(`clock_gettime_nsec_np: the fake serves CLOCK_MONOTONIC only, not ${clock}`);
+      return 86_400_000_000_000n + BigInt(Math.round(performance.now() * 1e6));
+    },
     kill: (pid: number, signal: number) => {
       if (signal !== 0 && find(pid)?.zombie === false) return world.kill(pid) ? 0 : -1;
       return find(pid) ? 0 : -1;

@@ -149,7 +149,8 @@ Deno.test("darwin input names Chromium apps, observes the desktop and hands out 
   await using mac = fakeMacBackend();
   const input = mac.backend.input;
   assert.equal(await input.toolkit(MAC.chrome), "chromium");
-  assert.equal(await input.toolkit(MAC.textEdit), "unknown");
+  assert.equal(await input.toolkit(MAC.textEdit), "appkit");
+  assert.equal(await input.toolkit(4_000_000), "unknown");
   assert.equal(await input.backgroundAvailable(), true);
   const seen = await input.observe();
   assert.equal(seen.activeWindow, MAC.textEditWindow);
