@@ -29,12 +29,19 @@ export type DeliveryMode = "background" | "foreground";
 const ACTIVATION = /^(click|press|activate|toggle|open|jump|dodefault|invoke|clickancestor|check|uncheck)$/;
 const CLICK_GAP_MS = 40;
 
+/**
+ * The verb of a platform action name, for classifying it: the last dotted segment, without
+ * an AX prefix, letters only, lower case ("AXPress" → "press", "app.activate" → "activate",
+ * "scroll-up" → "scrollup").
+ */
+export function actionVerb(name: string): string {
+  return name.split(".").pop()!.replace(/^AX(?=[A-Z])/, "").replace(/[^a-z]/gi, "").toLowerCase();
+}
+
 /** The first activation action of an element (never blindly action 0), or null. */
 export async function activationAction(ctx: ToolContext, ref: unknown): Promise<string | null> {
   const names = await ctx.backend.accessibility.actionNames(ref);
-  return names.find((name) =>
-    ACTIVATION.test(name.split(".").pop()!.replace(/[^a-z]/gi, "").toLowerCase())
-  ) ?? null;
+  return names.find((name) => ACTIVATION.test(actionVerb(name))) ?? null;
 }
 
 /** Presses and releases a button `count` times at a point. */

@@ -11,7 +11,7 @@ import type { Point } from "../../platform/types.ts";
 import type { SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { requireBackgroundPointer } from "./background.ts";
-import type { DeliveryMode } from "./click.ts";
+import { actionVerb, type DeliveryMode } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
 import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { elementCenter } from "./pointing.ts";
@@ -122,9 +122,7 @@ async function accessibilityScroll(
   // The snapshot's action names (asking GTK for a Value-only widget's actions logs a CRITICAL).
   const names = element.actions ??
     await ctx.backend.accessibility.actionNames(element.ref).catch(() => [] as string[]);
-  const action = names.find((name) =>
-    ACTIONS[gesture.direction].includes(name.split(".").pop()!.replace(/[^a-z]/gi, "").toLowerCase())
-  );
+  const action = names.find((name) => ACTIONS[gesture.direction].includes(actionVerb(name)));
   const what = `${element.platformRole} ${JSON.stringify(element.label)}`;
   if (action) {
     let fired = 0;

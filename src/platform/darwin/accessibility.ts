@@ -365,16 +365,24 @@ export class DarwinAccessibility implements AccessibilityBackend {
     return typeof value === "string" ? value : textOf(values.AXTitle ?? null) ?? "";
   }
 
-  /** The insertion point (the end of AXSelectedTextRange), -1 when unknown. */
+  /**
+   * The insertion point (the end of AXSelectedTextRange) in characters (code points, as
+   * on the other platforms; AX counts UTF-16 units), -1 when unknown.
+   */
   async caretOffset(ref: unknown): Promise<number> {
-    const range = rangeOf(await this.#ax.read(this.#element(ref).element, "AXSelectedTextRange"));
-    return range ? range.location + range.length : -1;
+    const values = await this.#readMany(this.#element(ref).element, ["AXValue", "AXSelectedTextRange"] as const);
+    const range = rangeOf(values.AXSelectedTextRange ?? null);
+    if (!range) return -1;
+    const text = textOf(values.AXValue ?? null) ?? "";
+    return [...text.slice(0, range.location + range.length)].length;
   }
 
-  /** Inserts text at `offset` (AXSelectedTextRange, then AXSelectedText). */
+  /** Inserts text at `offset` (characters): AXSelectedTextRange, then AXSelectedText. */
   async insertText(ref: unknown, offset: number, text: string): Promise<boolean> {
     const element = this.#element(ref).element;
-    using range = this.#ax.geometry({ range: { location: Math.max(0, offset), length: 0 } });
+    const current = textOf(await this.#ax.read(element, "AXValue")) ?? "";
+    const location = [...current].slice(0, Math.max(0, offset)).join("").length;
+    using range = this.#ax.geometry({ range: { location, length: 0 } });
     if (!(await this.#ax.set(element, "AXSelectedTextRange", range.ref))) return false;
     using value = this.#ctx.cf.string(text);
     return await this.#ax.set(element, "AXSelectedText", value.ref);
