@@ -46,7 +46,11 @@ report("--version", version.code === 0 && /^cua-driver \S+/.test(version.stdout)
 
 const tools = await driver(["list-tools"]);
 const count = tools.stdout.split("\n").filter((line) => line.trim()).length;
-report("list-tools", tools.code === 0 && count >= 50 && /^get_window_state/m.test(tools.stdout), `${count} tools`);
+report(
+  "list-tools",
+  tools.code === 0 && count >= 50 && /^get_window_state/m.test(tools.stdout),
+  `${count} tools`,
+);
 
 for (const tool of ["list_windows", "get_screen_size", "get_desktop_state"]) {
   const run = await driver([tool]);

@@ -24,7 +24,8 @@ function macDriver() {
   const registry = new ToolRegistry(allTools, mac.backend, state);
   const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> =>
     registry.call(name, args, { lease: "darwin-test", transport: "cli" });
-  const text = (result: ToolResult) => result.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
+  const text = (result: ToolResult) =>
+    result.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
   return {
     mac,
     world: mac.fake.world,
@@ -50,7 +51,9 @@ function macDriver() {
 Deno.test("darwin tools: list_windows, get_screen_size and get_cursor_position report the fake Mac", async () => {
   await using driver = macDriver();
   const { windows } = await driver.ok("list_windows");
-  const rows = Object.fromEntries(windows.map((w: Structured) => [w.window_id, [w.app_name, w.title, w.z_index]]));
+  const rows = Object.fromEntries(
+    windows.map((w: Structured) => [w.window_id, [w.app_name, w.title, w.z_index]]),
+  );
   assert.deepEqual(rows, {
     [MAC.textEditWindow]: ["TextEdit", "Untitled.rtf", 3],
     [MAC.controlsWindow]: ["Controls", "Controls", 2],
@@ -128,7 +131,11 @@ Deno.test("darwin tools: type_text inserts through accessibility, confirmed by T
 Deno.test("darwin tools: type_text without an element types keystrokes into the window in background", async () => {
   await using driver = macDriver();
   await driver.ok("get_window_state", { pid: MAC.textEdit, window_id: MAC.textEditWindow });
-  const typed = await driver.ok("type_text", { pid: MAC.textEdit, window_id: MAC.textEditWindow, text: "!? 世界" });
+  const typed = await driver.ok("type_text", {
+    pid: MAC.textEdit,
+    window_id: MAC.textEditWindow,
+    text: "!? 世界",
+  });
   assert.equal(driver.world.app(MAC.textEdit)!.focused!.value, "Hello from TextEdit!? 世界");
   assert.equal(typed.delivery?.mode, "background");
   assert.equal(typed.effect, "confirmed");
@@ -152,7 +159,12 @@ Deno.test("darwin tools: set_window_frame and bring_to_front act on the window s
     width: 700,
     height: 500,
   });
-  assert.deepEqual(driver.world.window(MAC.textEditWindow)!.bounds, { x: 40, y: 60, width: 700, height: 500 });
+  assert.deepEqual(driver.world.window(MAC.textEditWindow)!.bounds, {
+    x: 40,
+    y: 60,
+    width: 700,
+    height: 500,
+  });
   assert.ok(framed);
   await driver.ok("bring_to_front", { pid: MAC.controls, window_id: MAC.controlsWindow });
   assert.equal(driver.world.frontmost, MAC.controls);
@@ -161,7 +173,11 @@ Deno.test("darwin tools: set_window_frame and bring_to_front act on the window s
 Deno.test("darwin tools: the desktop screenshot, apps and the clipboard", async () => {
   await using driver = macDriver();
   const desktop = await driver.ok("get_desktop_state");
-  assert.deepEqual([desktop.screenshot_width, desktop.screenshot_height, desktop.scale_factor], [3024, 1964, 2]);
+  assert.deepEqual([desktop.screenshot_width, desktop.screenshot_height, desktop.scale_factor], [
+    3024,
+    1964,
+    2,
+  ]);
   const { apps } = await driver.ok("list_apps");
   assert.ok(apps.some((a: Structured) => a.bundle_id === "com.apple.TextEdit" && a.running));
   await driver.ok("clipboard_write", { text: "from the agent" });
@@ -176,7 +192,9 @@ Deno.test("darwin tools: check_permissions and health_report speak macOS", async
   const permissions = await driver.ok("check_permissions");
   assert.equal(permissions.platform, "darwin");
   assert.deepEqual(permissions.missing, ["screen_recording"]);
-  const health = await driver.ok("health_report", { include: ["display", "accessibility", "capture", "input"] });
+  const health = await driver.ok("health_report", {
+    include: ["display", "accessibility", "capture", "input"],
+  });
   assert.equal(health.platform, "darwin");
   assert.equal(health.overall, "degraded");
   assert.equal(health.checks.find((c: Structured) => c.name === "capture").status, "fail");
@@ -185,7 +203,12 @@ Deno.test("darwin tools: check_permissions and health_report speak macOS", async
 Deno.test("darwin tools: background input to Chrome is refused toward the page rung, nothing sent", async () => {
   await using driver = macDriver();
   await driver.ok("get_window_state", { pid: MAC.chrome, window_id: MAC.chromeWindow });
-  const refused = await driver.fails("click", { pid: MAC.chrome, window_id: MAC.chromeWindow, x: 100, y: 100 }, "background_unavailable");
+  const refused = await driver.fails("click", {
+    pid: MAC.chrome,
+    window_id: MAC.chromeWindow,
+    x: 100,
+    y: 100,
+  }, "background_unavailable");
   assert.equal(refused.escalation.recommended, "page");
   assert.equal(driver.world.events.length, 0);
 });

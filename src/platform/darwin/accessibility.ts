@@ -370,7 +370,10 @@ export class DarwinAccessibility implements AccessibilityBackend {
    * on the other platforms; AX counts UTF-16 units), -1 when unknown.
    */
   async caretOffset(ref: unknown): Promise<number> {
-    const values = await this.#readMany(this.#element(ref).element, ["AXValue", "AXSelectedTextRange"] as const);
+    const values = await this.#readMany(
+      this.#element(ref).element,
+      ["AXValue", "AXSelectedTextRange"] as const,
+    );
     const range = rangeOf(values.AXSelectedTextRange ?? null);
     if (!range) return -1;
     const text = textOf(values.AXValue ?? null) ?? "";
