@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { bundle } from "../../scripts/bundle.ts";
+import { CACHED_ONLY } from "../../scripts/deno_child.ts";
 import { VERSION } from "../../src/version.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverEnv } from "../_helpers/driver.ts";
@@ -24,7 +25,10 @@ Deno.test({
       // Nothing beside the file, no cache to fall back on, no network.
       const env = { ...driverEnv(), DENO_DIR: denoDir };
       const run = async (args: string[]) =>
-        runOffline(await offline(Deno.execPath(), ["run", "-A", "--quiet", file, ...args], env), dir);
+        runOffline(
+          await offline(Deno.execPath(), ["run", "-A", "--quiet", ...CACHED_ONLY, file, ...args], env),
+          dir,
+        );
       const version = await run(["--version"]);
       assert.equal(version.code, 0, version.stderr);
       assert.equal(version.stdout.trim(), `cua-driver ${VERSION}`);
@@ -34,7 +38,7 @@ Deno.test({
 
       const mcp = await offline(
         Deno.execPath(),
-        ["run", "-A", "--quiet", file, "mcp", "--desktop", "system"],
+        ["run", "-A", "--quiet", ...CACHED_ONLY, file, "mcp", "--desktop", "system"],
         env,
       );
       const answer = await assertMcpScreenshot(mcp.command, mcp.args, mcp.env, {
