@@ -8,6 +8,7 @@ import { ConfigStore } from "./core/config.ts";
 import { closePngWorker } from "./core/image/png_worker.ts";
 import { ToolRegistry } from "./core/registry.ts";
 import { createAuthorizer } from "./core/permissions/authorizer.ts";
+import { createLaunchPolicy } from "./core/permissions/launch_policy.ts";
 import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
 import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
 import { createBackend, type DesktopMode } from "./platform/mod.ts";
@@ -39,7 +40,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       dangerouslyBypass: options.permissionMode === "unrestricted",
       env: () => undefined,
     });
-  const state = new RuntimeState(config, permissions.mode, permissions.grants);
+  const state = new RuntimeState(
+    config,
+    permissions.mode,
+    permissions.grants,
+    createLaunchPolicy(permissions),
+  );
   const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions));
   state.sessions.startSweeper();
   let closed: Promise<void> | null = null;

@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   "process_not_found", // no such pid
   "app_not_found", // launch_app could not resolve the app
   "launch_failed",
+  "launch_refused", // launch_app never runs this program or option (kill, shells, DevTools flags), in any mode
   // Element tokens
   "stale_element_token",
   "invalid_element_token",
@@ -100,6 +101,7 @@ export const ERROR_CODES = [
   "recording_format_unsupported", // session.json's schema_version is newer than this build replays
   // Generic
   "file_error",
+  "input_too_large", // an input is over a size limit; `limit` (and `size` when known) say by how much
   "timeout",
   "aborted",
   "typed_output_mismatch",
@@ -116,6 +118,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_action_target",
   "window_target_not_found",
   "ambiguous_window_target",
+  "launch_refused",
   "stale_element_token",
   "invalid_element_token",
   "snapshot_id_required",
@@ -152,6 +155,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "recording_not_found",
   "recording_invalid",
   "recording_format_unsupported",
+  "input_too_large",
 ]);
 
 /** Extra machine-readable data carried by a {@linkcode DriverError}. */

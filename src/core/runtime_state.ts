@@ -4,6 +4,7 @@
  * @module
  */
 import { InputLock } from "./action/input_lock.ts";
+import { allowAnyProgram, type LaunchPolicy } from "./permissions/launch_policy.ts";
 import type { CallObserver } from "./call_observer.ts";
 import { AgentCursorStore } from "./agent_cursor/store.ts";
 import { BrowserStore } from "./browser/store.ts";
@@ -55,6 +56,8 @@ export class RuntimeState {
     readonly permissionMode: PermissionMode = "standard",
     /** The launcher's grants (`--grant existing-profile`), fixed at startup. */
     readonly grants: ReadonlySet<string> = new Set(),
+    /** Bounded mode's check of the exact program launch_app is about to run. */
+    readonly launchPolicy: LaunchPolicy = allowAnyProgram,
   ) {
     // What a session owns goes when it ends.
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));

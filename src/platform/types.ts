@@ -86,10 +86,29 @@ export interface AppInfo {
 
 /** What launch_app asks for. */
 export interface LaunchRequest {
+  /** One program: a path, a name on PATH, a `.desktop` file, or an installed app's launch path from list_apps. */
   launchPath?: string;
+  /** An installed app's name or desktop-file id, or a program name. */
   name?: string;
   urls?: string[];
+  /** The program's arguments, passed as they are (never split or interpreted by a shell). */
   additionalArguments?: string[];
+  /**
+   * Called with the exact program and arguments once they are resolved, right before
+   * anything starts; it throws to refuse (bounded mode's manifest check).
+   */
+  authorize?: (program: LaunchProgram) => void;
+}
+
+/** The program a launch resolved to, as it will run. */
+export interface LaunchProgram {
+  /** The executable, every symlink resolved: this file is what runs. */
+  realPath: string;
+  /** Device and inode of that file. */
+  dev: number;
+  ino: number;
+  /** Its arguments, without argv[0]. */
+  args: readonly string[];
 }
 
 /** What a launch produced. */

@@ -11,6 +11,7 @@ import { fromBase64 } from "../core/result.ts";
 import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
 import { launcherPath } from "../core/build_info.ts";
 import { VERSION } from "../version.ts";
+import { writeCallerFile } from "../core/safe_files.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import {
   callCommand,
@@ -171,7 +172,11 @@ async function printResult(result: ToolResult, args: ParsedArgs): Promise<void> 
   const outFile = args.flags.get("--screenshot-out-file");
   const image = result.content.find((part) => part.type === "image");
   if (typeof outFile === "string" && image?.type === "image") {
-    await Deno.writeFile(outFile, fromBase64(image.data));
+    try {
+      await writeCallerFile(outFile, fromBase64(image.data), { field: "--screenshot-out-file" });
+    } catch (error) {
+      console.error(`cua-driver: ${(error as Error).message}`);
+    }
   }
   if (args.flags.has("--full")) {
     console.log(JSON.stringify(result, null, 2));

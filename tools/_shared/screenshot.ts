@@ -3,11 +3,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { Capture } from "../../src/core/captures.ts";
-import { DriverError } from "../../src/core/errors.ts";
 import { encodePngOffThread } from "../../src/core/image/png_worker.ts";
 import { fitWithin, resizeRgba } from "../../src/core/image/resize.ts";
+import { writeCallerFile } from "../../src/core/safe_files.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import type { RawImage, Rect } from "../../src/platform/types.ts";
 
@@ -53,18 +52,13 @@ export async function encodeShot(
   return { png, width: scaled.width, height: scaled.height, capture };
 }
 
-/** Expands `~/` and writes bytes, creating nothing but the file. Returns the absolute path. */
+/**
+ * Writes a screenshot to a caller's path: `~/` expanded, the parent resolved, a regular
+ * file replaced atomically or created; never through a symlink, into a FIFO or a device.
+ *
+ * @returns The resolved path written.
+ * @throws {DriverError} `file_error`.
+ */
 export async function writeOutFile(path: string, bytes: Uint8Array): Promise<string> {
-  const home = Deno.env.get("HOME") ?? "/";
-  const expanded = path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path;
-  const absolute = expanded.startsWith("/") ? expanded : join(Deno.cwd(), expanded);
-  try {
-    await Deno.writeFile(absolute, bytes);
-  } catch (error) {
-    throw new DriverError("file_error", `Cannot write "${absolute}": ${(error as Error).message}`, {
-      path: absolute,
-      hint: "pass a path in an existing, writable directory",
-    });
-  }
-  return absolute;
+  return await writeCallerFile(path, bytes, { field: "screenshot_out_file" });
 }

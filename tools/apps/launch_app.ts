@@ -16,17 +16,24 @@ export default defineTool({
   name: "launch_app",
   title: "Launch app",
   description: "Launch an app without fronting anything on purpose (the window manager may still activate " +
-    "the new window; active says whether it did). Precedence: launch_path (a command line, split on " +
-    "whitespace with quotes honoured; no shell), then name (an installed app from list_apps), then urls " +
-    "(opened with xdg-open). Waits up to 3 s for the app's first window and returns it. Chromium " +
-    "--remote-debugging-* flags are refused: use browser_prepare.",
+    "the new window; active says whether it did). Precedence: launch_path (one program: a path, a name on " +
+    "PATH, a .desktop file, or an installed app's launch_path from list_apps; never split into words or run " +
+    "by a shell), then name (an installed app from list_apps), then urls (opened with xdg-open). Arguments " +
+    "go only in additional_arguments, one array entry each. Waits up to 3 s for the app's first window and " +
+    "returns it. Refused in every mode (launch_refused): programs that signal other processes (use " +
+    "kill_app), programs that run command strings (shells, env, sudo, a terminal's -e, an interpreter's " +
+    "-c), and browser debugging flags (use browser_prepare).",
   group: "apps",
   input: z.strictObject({
-    launch_path: z.string().min(1).optional().describe("Program path or command line"),
-    name: z.string().min(1).optional().describe("App name or desktop-file id from list_apps"),
+    launch_path: z.string().min(1).max(4096).optional().describe(
+      "One program: a path, a name on PATH, a .desktop file, or a launch_path from list_apps",
+    ),
+    name: z.string().min(1).max(4096).optional().describe("App name or desktop-file id from list_apps"),
     bundle_id: z.string().optional().describe("Accepted for compatibility; ignored on Linux"),
-    urls: z.array(z.string().min(1)).optional().describe("URLs or paths to open"),
-    additional_arguments: z.array(z.string()).optional().describe("Extra argv entries"),
+    urls: z.array(z.string().min(1).max(32_768)).max(64).optional().describe("URLs or paths to open"),
+    additional_arguments: z.array(z.string().max(32_768)).max(256).optional().describe(
+      "The program's arguments, one entry each, passed as they are",
+    ),
     session: sessionParam,
   }),
   output: z.object({
@@ -53,6 +60,7 @@ export default defineTool({
       name: args.name,
       urls: args.urls,
       additionalArguments: args.additional_arguments,
+      authorize: (program) => ctx.state.launchPolicy(program),
     });
     let windows: WindowInfo[] = [];
     let ready = false;

@@ -2,25 +2,21 @@ import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
+import { checkCallerFile, readCallerFile } from "../../src/core/safe_files.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { privacy, privacyFields } from "./_privacy.ts";
 
-async function readRegularFile(path: string, field: string): Promise<Uint8Array | null> {
+/** The largest PNG clipboard_write reads: far above any screen's screenshot, far below what would exhaust memory. */
+export const CLIPBOARD_IMAGE_LIMIT = 32 * 1024 * 1024;
+
+function requireAbsolute(path: string, field: string): void {
   if (!isAbsolute(path)) {
     throw new DriverError("invalid_arguments", `${field} must be an absolute path: "${path}"`, {
       field,
       hint: "pass an absolute path such as /home/me/picture.png",
     });
   }
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch {
-    throw new DriverError("file_error", `No such file: "${path}"`, { field, hint: "check the path exists" });
-  }
-  if (!info.isFile) throw new DriverError("file_error", `Not a regular file: "${path}"`, { field });
-  return field === "image_path" ? await Deno.readFile(path) : null;
 }
 
 /** Replaces the clipboard with exactly one value. */
@@ -57,7 +53,11 @@ export default defineTool({
       types = await ctx.backend.clipboard.writeText(args.text);
       written = "text";
     } else if (args.image_path !== undefined) {
-      const bytes = (await readRegularFile(args.image_path, "image_path"))!;
+      requireAbsolute(args.image_path, "image_path");
+      const { bytes } = await readCallerFile(args.image_path, {
+        field: "image_path",
+        maxBytes: CLIPBOARD_IMAGE_LIMIT,
+      });
       const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
       if (!PNG_SIGNATURE.every((b, i) => bytes[i] === b)) {
         throw new DriverError("invalid_arguments", `Not a PNG image: "${args.image_path}"`, {
@@ -68,8 +68,9 @@ export default defineTool({
       types = await ctx.backend.clipboard.writeImage(bytes);
       written = "image";
     } else {
-      await readRegularFile(args.file_path!, "file_path");
-      types = await ctx.backend.clipboard.writeFiles([args.file_path!]);
+      requireAbsolute(args.file_path!, "file_path");
+      const path = await checkCallerFile(args.file_path!, { field: "file_path" });
+      types = await ctx.backend.clipboard.writeFiles([path]);
       written = "file_url";
     }
     return ok(

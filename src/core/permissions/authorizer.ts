@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { basename, isAbsolute, resolve } from "node:path";
 import { DriverError } from "../errors.ts";
+import { canonicalPath, isPseudoFile } from "../safe_files.ts";
 import type { Authorizer } from "../registry.ts";
 import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
+import { executableMatches } from "./launch_policy.ts";
 
 const RISK_CLASSES = new Set(["r0", "r1", "r2", "r3"]);
 /** Arguments that name a file the driver writes. */
@@ -53,18 +54,18 @@ function executableOf(pid: number): string | null {
   }
 }
 
-function programMatches(wanted: string, actual: string): boolean {
-  return wanted.includes("/") ? resolve(wanted) === actual : basename(actual) === wanted;
-}
-
+/**
+ * True when a caller path leads into a granted directory. Both sides are resolved first
+ * (canonicalPath), so a symlink inside a grant that points outside is judged by its target,
+ * and a grant given through a symlink still matches its real directory.
+ */
 function inside(path: string, grants: readonly { dir: string; recursive: boolean }[]): boolean {
-  const home = Deno.env.get("HOME") ?? "/";
-  const expanded = path.startsWith("~/") ? `${home}/${path.slice(2)}` : path;
-  const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(Deno.cwd(), expanded);
+  const real = canonicalPath(path);
+  if (isPseudoFile(real)) return false;
   return grants.some((grant) => {
-    const dir = resolve(grant.dir);
-    if (!absolute.startsWith(dir.endsWith("/") ? dir : `${dir}/`)) return false;
-    return grant.recursive || !absolute.slice(dir.length + 1).includes("/");
+    const dir = canonicalPath(grant.dir);
+    if (!real.startsWith(dir.endsWith("/") ? dir : `${dir}/`)) return false;
+    return grant.recursive || !real.slice(dir.length + 1).includes("/");
   });
 }
 
@@ -85,18 +86,14 @@ function checkManifest(manifest: CapabilityManifest, tool: AnyTool, args: Record
     const exe = executableOf(pid);
     const app = exe === null
       ? undefined
-      : manifest.resources.apps.find((a) => a.executable && programMatches(a.executable, exe));
+      : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe));
     if (!app || !app.windows) throw outside(`process ${pid}${exe ? ` (${exe})` : ""}`);
     if (tool.name === "kill_app" && !app.terminate) throw outside(`terminating process ${pid}`);
   }
-  if (tool.name === "launch_app") {
-    const command = typeof args.launch_path === "string"
-      ? args.launch_path.trim().split(/\s+/)[0]
-      : String(args.name ?? "");
-    const allowed = manifest.resources.apps.some((a) =>
-      a.launch && a.executable && (a.executable === command || basename(a.executable) === basename(command))
-    );
-    if (!allowed) throw outside(`launching "${command}"`);
+  // Which program runs is decided by the launcher once it has resolved the real file
+  // (launch_policy.ts); here only whether the manifest lets anything launch at all.
+  if (tool.name === "launch_app" && !manifest.resources.apps.some((a) => a.launch && a.executable)) {
+    throw outside("launching apps");
   }
   if (targetsDesktop(tool, args) && !manifest.resources.desktop.display) throw outside("the whole desktop");
   for (const key of WRITE_PATH_ARGS) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ok } from "../result.ts";
 import { defineTool } from "../tool.ts";
 import { createAuthorizer } from "./authorizer.ts";
+import { createLaunchPolicy } from "./launch_policy.ts";
 import { resolvePermissions } from "./config.ts";
 import type { DriverError } from "../errors.ts";
 
@@ -114,14 +115,8 @@ resources:
     refusal(() => authorize(tool("click"), { target: { kind: "desktop" } }, session)),
     "bounded_resource_outside_manifest",
   );
-  assert.equal(
-    refusal(() => authorize(tool("launch_app"), { launch_path: "gedit" }, session)),
-    "bounded_resource_outside_manifest",
-  );
-  assert.equal(
-    refusal(() => authorize(tool("launch_app"), { launch_path: "/bin/sleep 5" }, session)),
-    "allowed",
-  );
+  // Which program launch_app runs is judged on the resolved file (createLaunchPolicy below).
+  assert.equal(refusal(() => authorize(tool("launch_app"), { launch_path: "gedit" }, session)), "allowed");
   assert.equal(
     refusal(() =>
       authorize(tool("get_window_state", "r3"), { screenshot_out_file: "/etc/shot.png" }, session)
@@ -161,4 +156,91 @@ Deno.test("createAuthorizer never lets a tool target the driver itself, in any m
     "permission_denied",
   );
   assert.equal(refusal(() => authorize(tool("weird", "r9" as "r1"), {}, session)), "permission_denied");
+});
+
+function program(path: string, args: string[] = []) {
+  const realPath = Deno.realPathSync(path);
+  const info = Deno.statSync(realPath);
+  return { realPath, dev: info.dev, ino: info.ino ?? 0, args };
+}
+
+Deno.test("createLaunchPolicy lets bounded mode launch only the manifest's real files", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // A file named like the allowed program, and a link named like it, are not it.
+    Deno.symlinkSync("/bin/sh", `${dir}/sleep`);
+    Deno.copyFileSync(Deno.realPathSync("/bin/sh"), `${dir}/sleep-copy`);
+    const path = writeManifest(`version: 3
+expires_after: 1h
+idle_timeout: 30m
+allow:
+  tools: [launch_app]
+resources:
+  apps:
+    - executable: sleep
+      launch: true
+    - executable: /bin/true
+      launch: false
+`);
+    const config = resolvePermissions({
+      mode: "bounded",
+      manifestPath: path,
+      approveManifest: true,
+      env: noEnv,
+    });
+    const check = createLaunchPolicy(config);
+    assert.equal(refusal(() => check(program("/bin/sleep", ["5"]))), "allowed");
+    assert.equal(refusal(() => check(program("/usr/bin/sleep"))), "allowed");
+    for (const other of ["/bin/sh", `${dir}/sleep`, `${dir}/sleep-copy`, "/bin/true"]) {
+      assert.equal(refusal(() => check(program(other))), "bounded_resource_outside_manifest", other);
+    }
+    const standard = createLaunchPolicy(resolvePermissions({ env: noEnv }));
+    assert.equal(
+      refusal(() => standard(program("/bin/sh"))),
+      "allowed",
+      "the launch guard, not this, refuses sh",
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("createAuthorizer judges file grants by where a path really leads", () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    Deno.mkdirSync(`${root}/allowed`);
+    Deno.mkdirSync(`${root}/outside`);
+    Deno.writeTextFileSync(`${root}/outside/secret`, "x");
+    Deno.symlinkSync(`${root}/outside/secret`, `${root}/allowed/link.png`);
+    Deno.symlinkSync(`${root}/outside`, `${root}/allowed/dirlink`);
+    Deno.symlinkSync(`${root}/allowed`, `${root}/grant-link`);
+    const path = writeManifest(`version: 3
+expires_after: 1h
+idle_timeout: 30m
+allow:
+  tools: [get_window_state, clipboard_write]
+resources:
+  files:
+    write: [{ dir: ${root}/grant-link }]
+    read: [{ dir: ${root}/allowed, recursive: false }]
+`);
+    const authorize = createAuthorizer(
+      resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
+    );
+    const write = (file: string) =>
+      refusal(() => authorize(tool("get_window_state", "r3"), { screenshot_out_file: file }, session));
+    assert.equal(write(`${root}/allowed/new.png`), "allowed");
+    assert.equal(write(`${root}/allowed/sub/new.png`), "allowed");
+    assert.equal(write(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
+    assert.equal(write(`${root}/allowed/dirlink/new.png`), "bounded_resource_outside_manifest");
+    assert.equal(write(`${root}/allowed/../outside/new.png`), "bounded_resource_outside_manifest");
+    assert.equal(write("/proc/self/fd/1"), "bounded_resource_outside_manifest");
+    const read = (file: string) =>
+      refusal(() => authorize(tool("clipboard_write"), { image_path: file }, session));
+    assert.equal(read(`${root}/allowed/a.png`), "allowed");
+    assert.equal(read(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
+    assert.equal(read(`${root}/allowed/sub/a.png`), "bounded_resource_outside_manifest", "not recursive");
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
 });

@@ -33,7 +33,7 @@ Deno.test("LinuxApps launches /bin/sleep, kills it, and sees it gone", async () 
     try {
       assert.ok(pid > 0);
       assert.equal(result.name, "sleep");
-      assert.equal(result.command, "/bin/sleep 30");
+      assert.equal(result.command, `${Deno.realPathSync("/bin/sleep")} 30`);
       assert.match(result.startTime ?? "", /^\d+$/);
       assert.equal(await apps.startTime(pid), result.startTime);
       assert.equal(await apps.isAlive(pid), true);
@@ -58,9 +58,9 @@ Deno.test("LinuxApps.launch reports an unknown program as app_not_found", async 
 Deno.test("LinuxApps.launch refuses remote debugging flags", async () => {
   await withApps(async (apps) => {
     await assert.rejects(
-      apps.launch({ launchPath: "/bin/sleep 30 --remote-debugging-port=9222" }),
+      apps.launch({ launchPath: "/bin/sleep", additionalArguments: ["30", "--remote-debugging-port=9222"] }),
       (error: unknown) =>
-        isCode("invalid_arguments")(error) &&
+        isCode("launch_refused")(error) &&
         /browser_prepare/.test(String((error as DriverError).data.hint)),
     );
   });
@@ -88,7 +88,7 @@ Deno.test("LinuxApps.listApps merges running processes with desktop entries", as
       `${userApps}/vendor/idle.desktop`,
       "[Desktop Entry]\nType=Application\nName=Idle Tool\nExec=cua-idle-tool-xyz --x\n",
     );
-    const { pid } = await apps.launch({ launchPath: "/bin/sleep 30" });
+    const { pid } = await apps.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"] });
     try {
       const list = await apps.listApps();
       const running = list.find((a) => a.pid === pid);

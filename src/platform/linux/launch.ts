@@ -1,18 +1,29 @@
 /**
- * launch_app on Linux: spawns a program detached from the driver, or resolves a name
- * against installed desktop entries, or hands URLs and paths to `xdg-open`.
+ * launch_app on Linux: resolves what the caller named to one program file (a path, a name
+ * on PATH, a `.desktop` file or an installed app), checks it, and spawns that real file
+ * with an explicit argv, detached from the driver. Nothing is ever split into words or
+ * handed to a shell: a launch path with spaces is one file name, and arguments come only
+ * from `additionalArguments` (and a desktop entry's own Exec).
  *
  * @module
  */
 import { DriverError } from "../../core/errors.ts";
-import type { LaunchRequest, LaunchResult } from "../types.ts";
-import { basename, joinCommandLine, programIndex, splitCommandLine } from "./command_line.ts";
+import { type ResolvedProgram, resolveProgram } from "../../core/program_path.ts";
+import { readCallerFile } from "../../core/safe_files.ts";
+import type { LaunchProgram, LaunchRequest, LaunchResult } from "../types.ts";
+import { basename, joinCommandLine } from "./command_line.ts";
 import { type DesktopEntry, execArgv, parseDesktopEntry } from "./desktop_entries.ts";
+import { refuseForbiddenProgram, refuseRemoteDebugging } from "./launch_guard.ts";
 import { startTime } from "./proc_fs.ts";
-import { looksLikeUrl, xdgOpen } from "./xdg_open.ts";
+import { findXdgOpen, looksLikeUrl, xdgOpen } from "./xdg_open.ts";
+
+export { refuseRemoteDebugging };
 
 /** Programs that need `--force-renderer-accessibility` to expose web content to AT-SPI. */
 const CHROMIUM_LIKE = /chrome|chromium|electron|brave|edge/i;
+
+/** Desktop entries are a few kilobytes; anything this large is not one. */
+const DESKTOP_FILE_LIMIT = 1 << 20;
 
 /** Variables every launched app gets so GTK, Qt and Chromium load their AT-SPI bridges. */
 const ACCESSIBILITY_ENV = { ACCESSIBILITY_ENABLED: "1", NO_AT_BRIDGE: "0" };
@@ -25,19 +36,14 @@ export interface LauncherOptions {
   entries(): Promise<DesktopEntry[]>;
 }
 
-/**
- * Throws when argv asks Chromium for a DevTools endpoint: that is browser_prepare's job.
- *
- * @throws {DriverError} `invalid_arguments`.
- */
-export function refuseRemoteDebugging(argv: readonly string[]): void {
-  const flag = argv.find((arg) => /^--?remote-debugging-/.test(arg));
-  if (flag !== undefined) {
-    throw new DriverError("invalid_arguments", `launch_app does not accept ${JSON.stringify(flag)}`, {
-      hint: "call browser_prepare to launch or attach a browser with a DevTools endpoint",
-      field: "additional_arguments",
-    });
-  }
+/** A program ready to run: the file, its arguments, extra environment, and a name to report. */
+interface Plan {
+  program: ResolvedProgram;
+  args: string[];
+  env: Record<string, string>;
+  name: string;
+  /** xdg-open plans hand each target to their own xdg-open process. */
+  xdgOpen?: boolean;
 }
 
 /**
@@ -64,16 +70,42 @@ export function resolveDesktopEntry(entries: readonly DesktopEntry[], name: stri
   return partial[0] ?? null;
 }
 
-/** Adds `--force-renderer-accessibility` after a Chromium-family program, once. */
-function withAccessibilityFlag(argv: string[]): string[] {
-  const i = programIndex(argv);
-  if (i < 0 || !CHROMIUM_LIKE.test(basename(argv[i]))) return argv;
-  if (argv.includes("--force-renderer-accessibility")) return argv;
-  return [...argv.slice(0, i + 1), "--force-renderer-accessibility", ...argv.slice(i + 1)];
+/** Variables that change which code a program loads, refused in an Exec `env` prefix. */
+const LOADER_VARIABLES =
+  /^(LD_|DYLD_)|(PATH|PRELOAD|MODULES?|MODULE_DIR)$|^(PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|NODE_OPTIONS|BASH_ENV|ENV)$/;
+
+/**
+ * Splits a desktop entry's `env K=V program args` prefix into variables and the command.
+ * Any other `env` option is refused rather than interpreted.
+ */
+function withoutEnvPrefix(argv: readonly string[]): { env: Record<string, string>; argv: string[] } {
+  const env: Record<string, string> = {};
+  if (argv.length === 0 || basename(argv[0]) !== "env") return { env, argv: [...argv] };
+  let i = 1;
+  if (argv[i] === "--") i++;
+  for (; i < argv.length; i++) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(argv[i]);
+    if (match === null) break;
+    if (LOADER_VARIABLES.test(match[1])) {
+      throw new DriverError("launch_refused", `launch_app does not set ${match[1]} for a program`, {
+        hint: "it changes which code the program loads; launch the program without it",
+        field: "launch_path",
+      });
+    }
+    env[match[1]] = match[2];
+  }
+  return { env, argv: argv.slice(i) };
 }
 
-async function existingPath(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
+/** URLs and paths are positional arguments: one that starts with "-" would be read as an option. */
+function checkUrls(urls: readonly string[]): void {
+  const option = urls.find((url) => url.trimStart().startsWith("-"));
+  if (option !== undefined) {
+    throw new DriverError("invalid_arguments", `URL ${JSON.stringify(option)} starts with "-"`, {
+      hint: "pass a URL or an absolute path; options go in additional_arguments",
+      field: "urls",
+    });
+  }
 }
 
 /** Launches apps and keeps reaping them while the driver runs. */
@@ -88,97 +120,123 @@ export class Launcher {
 
   /**
    * Launches an app: `launchPath` wins over `name`, which wins over `urls`. With a
-   * program, `additionalArguments` and then `urls` are appended to its argv; without
-   * one, each URL goes to `xdg-open`.
+   * program, `additionalArguments` and then `urls` are its arguments; without one, each
+   * URL goes to `xdg-open`. The program is checked by the launch guard and by
+   * `request.authorize`, then its real file is spawned.
    *
-   * @throws {DriverError} `invalid_arguments` (nothing to launch, unbalanced quote,
-   *   `--remote-debugging-*`), `app_not_found`, `launch_failed`.
+   * @throws {DriverError} `invalid_arguments` (nothing to launch, a URL that looks like
+   *   an option), `launch_refused` (the guard), whatever `authorize` throws,
+   *   `app_not_found`, `launch_failed`.
    */
   async launch(request: LaunchRequest): Promise<LaunchResult> {
-    const extra = [...(request.additionalArguments ?? []), ...(request.urls ?? [])];
+    const urls = request.urls ?? [];
+    checkUrls(urls);
+    const extra = [...(request.additionalArguments ?? []), ...urls];
     refuseRemoteDebugging(extra);
     const target = request.launchPath?.trim() || request.name?.trim() || "";
+    let plan: Plan;
     if (target === "") {
-      const urls = request.urls ?? [];
       if (urls.length === 0) {
         throw new DriverError("invalid_arguments", "Nothing to launch", {
           hint: "pass launch_path, name or urls",
           field: "launch_path",
         });
       }
-      const command = await xdgOpen(urls, this.#childEnv());
-      return { pid: null, name: urls[0], startTime: null, command };
+      plan = this.#xdgOpenPlan(urls);
+    } else {
+      plan = await this.#plan(target, request, extra);
     }
-    return await this.#launchTarget(target, request, extra);
-  }
-
-  async #launchTarget(target: string, request: LaunchRequest, extra: string[]): Promise<LaunchResult> {
-    const field = request.launchPath?.trim() ? "launch_path" : "name";
-    if (target.endsWith(".desktop") && await existingPath(target)) {
-      const fields = parseDesktopEntry(await Deno.readTextFile(target));
-      if (fields.exec === null) {
-        throw new DriverError("launch_failed", `Desktop file ${JSON.stringify(target)} has no Exec key`, {
-          hint: "pass the program to run as launch_path",
-        });
-      }
-      try {
-        return await this.#spawn([...execArgv(fields.exec), ...extra], fields.name ?? basename(target));
-      } catch (error) {
-        throw this.#spawnFailed(error);
-      }
+    refuseForbiddenProgram([plan.program.realPath, plan.program.path], plan.args);
+    request.authorize?.(launchProgram(plan));
+    if (plan.xdgOpen) {
+      const command = await xdgOpen(plan.program.realPath, plan.args, this.#childEnv());
+      return { pid: null, name: plan.name, startTime: null, command };
     }
-    const argv = splitCommandLine(target);
-    if (argv === null || argv.length === 0) {
-      throw new DriverError(
-        "invalid_arguments",
-        `Cannot split ${JSON.stringify(target)}: a quote is left open`,
-        {
-          hint: "close the quote, or quote arguments with double quotes",
-          field,
-        },
-      );
-    }
-    refuseRemoteDebugging(argv);
     try {
-      return await this.#spawn(
-        [...argv, ...extra],
-        request.name?.trim() || basename(argv[programIndex(argv)]),
-      );
+      return await this.#spawn(plan);
     } catch (error) {
-      const notFound = error instanceof Deno.errors.NotFound;
-      if (!notFound && !(error instanceof Deno.errors.PermissionDenied)) throw this.#spawnFailed(error);
-      const names = [request.name, target].filter((n): n is string => !!n?.trim());
-      const entries = await this.#options.entries();
-      for (const name of names) {
-        const entry = resolveDesktopEntry(entries, name);
-        if (entry === null) continue;
-        try {
-          return await this.#spawn([...entry.argv, ...extra], entry.name);
-        } catch (entryError) {
-          throw this.#spawnFailed(entryError);
-        }
-      }
-      if (looksLikeUrl(target) || await existingPath(target)) {
-        const command = await xdgOpen([target, ...(request.urls ?? [])], this.#childEnv());
-        return { pid: null, name: target, startTime: null, command };
-      }
-      if (!notFound) throw this.#spawnFailed(error);
-      throw new DriverError("app_not_found", `Cannot find an app called ${JSON.stringify(target)}`, {
-        hint: "call list_apps for installed apps and their launch_path, or pass a full path",
-        field,
+      if (error instanceof DriverError) throw error;
+      throw new DriverError("launch_failed", `Cannot start the app: ${(error as Error).message}`, {
+        hint: "check that the program is executable, or pass a different launch_path",
       }, { cause: error });
     }
   }
 
-  /** Spawns argv in its own session, never awaited except to reap it. Throws what spawn throws. */
-  async #spawn(argv: string[], name: string): Promise<LaunchResult> {
-    refuseRemoteDebugging(argv);
-    const full = withAccessibilityFlag(argv);
+  /** Resolves a launch path or name to one program, in the documented order. */
+  async #plan(target: string, request: LaunchRequest, extra: string[]): Promise<Plan> {
+    const field = request.launchPath?.trim() ? "launch_path" : "name";
+    if (target.endsWith(".desktop") && target.includes("/")) {
+      const text = await readDesktopFile(target, field);
+      if (text !== null) {
+        const fields = parseDesktopEntry(text);
+        if (fields.exec === null) {
+          throw new DriverError("launch_failed", `Desktop file ${JSON.stringify(target)} has no Exec key`, {
+            hint: "pass the program to run as launch_path",
+          });
+        }
+        return this.#entryPlan(execArgv(fields.exec), fields.name ?? basename(target), extra, field);
+      }
+    }
+    const program = resolveProgram(target, { path: this.#childEnv().PATH ?? Deno.env.get("PATH") });
+    if (program !== null) {
+      return { program, args: extra, env: {}, name: request.name?.trim() || basename(target) };
+    }
+    const entries = await this.#options.entries();
+    // list_apps reports an installed app's launch_path as its Exec line: accept it back verbatim.
+    const byLaunchPath = entries.find((e) => e.launchPath === target && e.argv.length > 0);
+    if (byLaunchPath !== undefined) {
+      return this.#entryPlan(byLaunchPath.argv, byLaunchPath.name, extra, field);
+    }
+    for (const name of [request.name, target]) {
+      if (!name?.trim()) continue;
+      const entry = resolveDesktopEntry(entries, name);
+      if (entry !== null) return this.#entryPlan(entry.argv, entry.name, extra, field);
+    }
+    if (looksLikeUrl(target) || await Deno.stat(target).then(() => true, () => false)) {
+      return this.#xdgOpenPlan([target, ...(request.urls ?? [])]);
+    }
+    throw new DriverError("app_not_found", `Cannot find an app called ${JSON.stringify(target)}`, {
+      hint: /\s/.test(target)
+        ? "launch_path names one program (never a command line): pass its arguments in additional_arguments"
+        : "call list_apps for installed apps and their launch_path, or pass a full path",
+      field,
+    });
+  }
+
+  /** A desktop entry's Exec argv (trusted system configuration) plus the caller's arguments. */
+  #entryPlan(argv: readonly string[], name: string, extra: string[], field: string): Plan {
+    const { env, argv: command } = withoutEnvPrefix(argv);
+    const program = command.length
+      ? resolveProgram(command[0], { path: this.#childEnv().PATH ?? Deno.env.get("PATH") })
+      : null;
+    if (program === null) {
+      throw new DriverError("app_not_found", `The program of ${JSON.stringify(name)} is not installed`, {
+        hint: "call list_apps for installed apps, or pass a full path as launch_path",
+        field,
+        program: command[0] ?? null,
+      });
+    }
+    return { program, args: [...command.slice(1), ...extra], env, name };
+  }
+
+  #xdgOpenPlan(targets: string[]): Plan {
+    const program = findXdgOpen(this.#childEnv(), targets[0]);
+    return { program, args: targets, env: {}, name: targets[0], xdgOpen: true };
+  }
+
+  /** Spawns the plan's real file in its own session, never awaited except to reap it. Throws what spawn throws. */
+  async #spawn(plan: Plan): Promise<LaunchResult> {
+    let args = plan.args;
+    if (
+      CHROMIUM_LIKE.test(basename(plan.program.realPath)) && !args.includes("--force-renderer-accessibility")
+    ) {
+      args = ["--force-renderer-accessibility", ...args];
+    }
     // detached: the child calls setsid(), so it has its own session and process group and
     // outlives the driver; unref() lets the driver exit while it runs.
-    const child = new Deno.Command(full[0], {
-      args: full.slice(1),
-      env: this.#childEnv(),
+    const child = new Deno.Command(plan.program.realPath, {
+      args,
+      env: { ...this.#childEnv(), ...plan.env },
       detached: true,
       stdin: "null",
       stdout: "null",
@@ -189,18 +247,16 @@ export class Launcher {
     // Awaiting the status reaps the child when it exits, so it never lingers as a zombie.
     const exited = child.status.then(() => {}, () => {}).finally(() => this.#children.delete(pid));
     this.#children.set(pid, exited);
-    return { pid, name, startTime: await startTime(pid), command: joinCommandLine(full) };
+    return {
+      pid,
+      name: plan.name,
+      startTime: await startTime(pid),
+      command: joinCommandLine([plan.program.realPath, ...args]),
+    };
   }
 
   #childEnv(): Record<string, string> {
     return { ...this.#options.env, ...ACCESSIBILITY_ENV };
-  }
-
-  #spawnFailed(error: unknown): DriverError {
-    if (error instanceof DriverError) return error;
-    return new DriverError("launch_failed", `Cannot start the app: ${(error as Error).message}`, {
-      hint: "check that the program is executable, or pass a different launch_path",
-    }, { cause: error });
   }
 
   /** True when `pid` is a child this launcher started that has not been reaped yet. */
@@ -224,4 +280,20 @@ export class Launcher {
     clearTimeout(timer);
     return result;
   }
+}
+
+/** A caller's `.desktop` file, or null when there is none at that path. */
+async function readDesktopFile(path: string, field: string): Promise<string | null> {
+  try {
+    const { bytes } = await readCallerFile(path, { field, maxBytes: DESKTOP_FILE_LIMIT });
+    return new TextDecoder().decode(bytes);
+  } catch (error) {
+    if (error instanceof DriverError && /^No such/.test(error.message)) return null;
+    throw error;
+  }
+}
+
+function launchProgram(plan: Plan): LaunchProgram {
+  const { realPath, dev, ino } = plan.program;
+  return { realPath, dev, ino, args: plan.args };
 }

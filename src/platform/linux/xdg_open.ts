@@ -5,6 +5,7 @@
  * @module
  */
 import { DriverError } from "../../core/errors.ts";
+import { type ResolvedProgram, resolveProgram } from "../../core/program_path.ts";
 import { joinCommandLine } from "./command_line.ts";
 
 /** How long to watch xdg-open for a fast failure (matches cua-driver's 1.5 s watch). */
@@ -24,24 +25,22 @@ export function looksLikeUrl(text: string): boolean {
 }
 
 /**
- * Finds an executable on `PATH`.
+ * Finds xdg-open on the launched apps' PATH.
  *
- * @param name Program name without a slash.
- * @param path The `PATH` value to search.
- * @returns The absolute path, or null.
+ * @throws {DriverError} `launch_failed` when it is not installed.
  */
-export async function findOnPath(name: string, path: string | undefined): Promise<string | null> {
-  for (const dir of (path ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
-    if (dir === "") continue;
-    const candidate = `${dir}/${name}`;
-    try {
-      const info = await Deno.stat(candidate);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return candidate;
-    } catch {
-      // not in this directory
-    }
+export function findXdgOpen(env: Record<string, string>, target: string): ResolvedProgram {
+  const program = resolveProgram("xdg-open", { path: env.PATH ?? Deno.env.get("PATH") });
+  if (program === null) {
+    throw new DriverError(
+      "launch_failed",
+      `Cannot open ${JSON.stringify(target)}: xdg-open is not installed`,
+      {
+        hint: "install xdg-utils, or pass launch_path naming the program that should open it",
+      },
+    );
   }
-  return null;
+  return program;
 }
 
 /**
@@ -49,22 +48,17 @@ export async function findOnPath(name: string, path: string | undefined): Promis
  * {@linkcode XDG_OPEN_WATCH_MS}: a non-zero exit within that time is a failure; a
  * handler still running after it (some xdg-open back ends exec the app) is a success.
  *
+ * @param program The real path of xdg-open (see {@linkcode findXdgOpen}).
  * @param targets URLs or existing paths.
  * @param env Environment for the child (the desktop session's variables included).
  * @returns The command line that ran.
- * @throws {DriverError} `launch_failed` when xdg-open is missing, cannot start or exits non-zero.
+ * @throws {DriverError} `launch_failed` when xdg-open cannot start or exits non-zero.
  */
-export async function xdgOpen(targets: readonly string[], env: Record<string, string>): Promise<string> {
-  const program = await findOnPath("xdg-open", env.PATH ?? Deno.env.get("PATH"));
-  if (program === null) {
-    throw new DriverError(
-      "launch_failed",
-      `Cannot open ${JSON.stringify(targets[0])}: xdg-open is not installed`,
-      {
-        hint: "install xdg-utils, or pass launch_path naming the program that should open it",
-      },
-    );
-  }
+export async function xdgOpen(
+  program: string,
+  targets: readonly string[],
+  env: Record<string, string>,
+): Promise<string> {
   await Promise.all(targets.map((target) => openOne(program, target, env)));
   return targets.map((t) => joinCommandLine(["xdg-open", t])).join("; ");
 }

@@ -1,0 +1,57 @@
+/**
+ * Bounded mode's launch check: the program launch_app is about to run, resolved to its real
+ * file, must be one the manifest lets the agent launch. It runs inside the launcher after
+ * the program is resolved and right before it starts (LaunchRequest.authorize), so what is
+ * checked is exactly what runs: never the text of a command line.
+ *
+ * @module
+ */
+import type { LaunchProgram } from "../../platform/types.ts";
+import { DriverError } from "../errors.ts";
+import { resolveProgram, sameProgram } from "../program_path.ts";
+import type { PermissionConfig } from "./config.ts";
+import type { CapabilityManifest } from "./manifest.ts";
+
+/** Throws when a resolved program may not run. */
+export type LaunchPolicy = (program: LaunchProgram) => void;
+
+/** Lets every program through (standard and unrestricted modes; the launch guard still applies). */
+export const allowAnyProgram: LaunchPolicy = () => {};
+
+/**
+ * True when the manifest's `executable` names this file: a path is compared by its real
+ * path, a bare name by the file it resolves to on PATH (and, when it resolves to nothing,
+ * by the real file's basename).
+ */
+export function executableMatches(executable: string, realPath: string, dev = 0, ino = 0): boolean {
+  const wanted = resolveProgram(executable);
+  if (wanted !== null) return sameProgram(wanted, { path: realPath, realPath, dev, ino });
+  return !executable.includes("/") && realPath.slice(realPath.lastIndexOf("/") + 1) === executable;
+}
+
+/** The apps a manifest lets the agent launch. */
+function launchable(manifest: CapabilityManifest): string[] {
+  return manifest.resources.apps.filter((a) => a.launch && a.executable).map((a) => a.executable!);
+}
+
+/** Builds the launch check for a permission configuration. */
+export function createLaunchPolicy(config: PermissionConfig): LaunchPolicy {
+  if (config.mode !== "bounded" || !config.manifest) return allowAnyProgram;
+  const allowed = launchable(config.manifest);
+  return (program) => {
+    if (
+      allowed.some((executable) => executableMatches(executable, program.realPath, program.dev, program.ino))
+    ) {
+      return;
+    }
+    throw new DriverError(
+      "bounded_resource_outside_manifest",
+      `Permission denied: launching "${program.realPath}" is outside the capability manifest`,
+      {
+        tool: "launch_app",
+        program: program.realPath,
+        hint: "the manifest's resources.apps lists the executables bounded mode may launch",
+      },
+    );
+  };
+}
