@@ -108,21 +108,24 @@ export function resolveParent(path: string, field: string): { dir: string; name:
 
 /**
  * Reads a caller's regular file, refusing symlinks (as the last component), FIFOs, devices
- * and files larger than `maxBytes`.
+ * and files larger than `maxBytes`. `followLinks` lets a last-component link through, for
+ * the driver's own lookups (installed desktop entries are often links); the target must
+ * still be a regular file.
  *
  * @returns The bytes and the resolved path.
- * @throws {DriverError} `file_error`.
+ * @throws {DriverError} `file_error`; `input_too_large` over the limit.
  */
 export async function readCallerFile(
   path: string,
-  options: { field: string; maxBytes?: number },
+  options: { field: string; maxBytes?: number; followLinks?: boolean },
 ): Promise<{ bytes: Uint8Array; path: string }> {
   const { field } = options;
   const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
   const target = resolveParent(path, field);
+  const noFollow = options.followLinks ? 0 : O_NOFOLLOW;
   let handle;
   try {
-    handle = await open(target.path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    handle = await open(target.path, constants.O_RDONLY | noFollow | O_NONBLOCK | O_CLOEXEC);
   } catch (error) {
     throw openFailed(error, path, field, target.path);
   }

@@ -31,7 +31,7 @@ export class CursorTrack {
   }
 
   /**
-   * Opens (appending) `<dir>/cursor.jsonl` and starts sampling.
+   * Creates `<dir>/cursor.jsonl` (a new file: an existing one, or a link, is an error) and starts sampling.
    *
    * @param read Reads the pointer (the back end's `screen.cursorPosition`).
    * @param sinceMs Milliseconds since the recording started.
@@ -41,7 +41,7 @@ export class CursorTrack {
     read: () => Promise<CursorPosition>,
     sinceMs: () => number,
   ): Promise<CursorTrack> {
-    const file = await Deno.open(join(dir, "cursor.jsonl"), { append: true, create: true });
+    const file = await Deno.open(join(dir, "cursor.jsonl"), { write: true, createNew: true });
     return new CursorTrack(file, read, sinceMs);
   }
 

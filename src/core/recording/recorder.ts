@@ -117,20 +117,16 @@ export class Recorder implements CallObserver {
 
   /**
    * Starts recording into `outputDir` (created if needed), replacing any recording in
-   * progress. Turn numbers continue after the highest turn folder already there.
+   * progress. A folder that already holds a recording is refused, so nothing recorded is
+   * ever overwritten.
    *
-   * @throws {DriverError} `invalid_arguments` for a relative path, `file_error` when the
-   *   folder cannot be created or written.
+   * @throws {DriverError} `invalid_arguments` for a relative path or a folder that holds a
+   *   recording, `file_error` when the folder cannot be created or written.
    */
   start(backend: Backend, options: StartOptions): Promise<RecordingState> {
     return this.#serialize(async () => {
-      const dir = expandOutputDir(options.outputDir);
+      const dir = await prepareRecordingDir(expandOutputDir(options.outputDir));
       await this.#stop();
-      try {
-        await Deno.mkdir(dir, { recursive: true });
-      } catch (error) {
-        throw fileError(dir, error);
-      }
       const highest = await clearPartials(dir);
       const startedPerf = performance.now();
       const doc: SessionDocument = {
@@ -321,6 +317,40 @@ export function expandOutputDir(path: string, field = "output_dir"): string {
     });
   }
   return resolve(expanded);
+}
+
+/** Files and folders that mark a recording; a folder holding any of them is not recorded into again. */
+const RECORDING_MARKS = /^(session\.json|cursor\.jsonl|recording\.mp4|turn-\d{5,})$/;
+
+/**
+ * Creates the folder (and its parents) if needed and returns its real path.
+ *
+ * @throws {DriverError} `invalid_arguments` when it already holds a recording;
+ *   `file_error` when it cannot be created or is not a folder.
+ */
+async function prepareRecordingDir(dir: string): Promise<string> {
+  let real: string;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    real = await Deno.realPath(dir);
+    if (!(await Deno.stat(real)).isDirectory) throw new Error("not a folder");
+  } catch (error) {
+    throw fileError(dir, error);
+  }
+  for await (const entry of Deno.readDir(real)) {
+    if (RECORDING_MARKS.test(entry.name)) {
+      throw new DriverError(
+        "invalid_arguments",
+        `Folder "${dir}" already holds a recording (${entry.name})`,
+        {
+          field: "output_dir",
+          path: real,
+          hint: "pass a new or empty folder; replay_trajectory replays the one that is there",
+        },
+      );
+    }
+  }
+  return real;
 }
 
 /** Removes half-written turns a crash left behind; returns the highest complete turn number. */

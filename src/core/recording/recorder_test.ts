@@ -227,7 +227,7 @@ Deno.test("Recorder records each call a batch dispatches, not the batch", async 
   }
 });
 
-Deno.test("Recorder stops when its owner session ends, and continues numbering in a used folder", async () => {
+Deno.test("Recorder stops when its owner session ends, and never records into a used folder again", async () => {
   const dir = await Deno.makeTempDir();
   const { recorder, call, backend, state } = setup();
   try {
@@ -243,13 +243,18 @@ Deno.test("Recorder stops when its owner session ends, and continues numbering i
     await Deno.mkdir(join(dir, ".turn-00009.partial"));
     await state.sessions.endLease("L");
     assert.equal(recorder.state().recording, false);
-    await recorder.start(backend, {
-      outputDir: dir,
-      recordVideo: false,
-      owner: { sessionId: "y", session: null, transport: "cli" },
-    });
-    assert.equal(recorder.state().next_turn, 2);
-    assert.ok(!(await listDir(dir)).includes(".turn-00009.partial"));
+    const before = await Deno.readTextFile(join(dir, "session.json"));
+    await assert.rejects(
+      recorder.start(backend, {
+        outputDir: dir,
+        recordVideo: false,
+        owner: { sessionId: "y", session: null, transport: "cli" },
+      }),
+      (error: DriverError) => error.code === "invalid_arguments" && error.data.field === "output_dir",
+    );
+    assert.equal(recorder.state().recording, false);
+    assert.equal(await Deno.readTextFile(join(dir, "session.json")), before, "session.json untouched");
+    assert.deepEqual((await listDir(dir)).filter((n) => n.startsWith("turn-")), ["turn-00001"]);
   } finally {
     await recorder.stop();
     await Deno.remove(dir, { recursive: true });

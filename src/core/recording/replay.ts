@@ -13,6 +13,7 @@
  */
 import { join } from "node:path";
 import { DriverError } from "../errors.ts";
+import { readCallerFile } from "../safe_files.ts";
 import type { ToolResult } from "../result.ts";
 import type { ToolDispatch } from "../tool.ts";
 import { RECORDING_TOOLS } from "./policy.ts";
@@ -125,13 +126,20 @@ export async function replayTrajectory(options: ReplayOptions): Promise<ReplayRe
   return report;
 }
 
+/** A turn's action.json holds one call's arguments and a result summary; far below this. */
+const ACTION_FILE_LIMIT = 16 * 1024 * 1024;
+
 async function replayTurn(options: ReplayOptions, turn: string): Promise<TurnReport> {
   if (!isTurnFolderName(turn)) {
     return { turn, ok: false, parse_error: `"${turn}" is not a turn-NNNNN folder name` };
   }
   let action: RecordedAction;
   try {
-    action = parseAction(await Deno.readTextFile(join(options.dir, turn, "action.json")));
+    const { bytes } = await readCallerFile(join(options.dir, turn, "action.json"), {
+      field: "dir",
+      maxBytes: ACTION_FILE_LIMIT,
+    });
+    action = parseAction(new TextDecoder().decode(bytes));
   } catch (error) {
     return { turn, ok: false, parse_error: (error as Error).message };
   }

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { DriverError } from "../errors.ts";
+import { readCallerFile, writeCallerFile } from "../safe_files.ts";
 
 /** The recording format this build writes and the newest it replays. */
 export const RECORDING_SCHEMA_VERSION = 1;
@@ -30,11 +31,13 @@ export interface SessionDocument {
   turn_count?: number;
 }
 
-/** Writes session.json atomically. */
+/** session.json is a few hundred bytes; anything this large is not one. */
+const SESSION_FILE_LIMIT = 1 << 20;
+
+/** Writes session.json atomically (a new temporary file renamed over it; never through a link). */
 export async function writeSessionFile(dir: string, doc: SessionDocument): Promise<void> {
-  const tmp = join(dir, ".session.json.tmp");
-  await Deno.writeTextFile(tmp, JSON.stringify(doc, null, 2) + "\n");
-  await Deno.rename(tmp, join(dir, "session.json"));
+  const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
+  await writeCallerFile(join(dir, "session.json"), bytes, { field: "output_dir" });
 }
 
 /**
@@ -48,9 +51,11 @@ export async function readSessionFile(dir: string): Promise<SessionDocument | nu
   const path = join(dir, "session.json");
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = new TextDecoder().decode(
+      (await readCallerFile(path, { field: "dir", maxBytes: SESSION_FILE_LIMIT })).bytes,
+    );
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
+    if (error instanceof DriverError && /^No such file/.test(error.message)) return null;
     throw new DriverError("recording_invalid", `Cannot read ${path}: ${(error as Error).message}`, {
       path,
       hint: "pass the folder start_recording wrote into",

@@ -4,7 +4,11 @@
  *
  * @module
  */
+import { readCallerFile } from "../../core/safe_files.ts";
 import { joinCommandLine, programKey, splitCommandLine } from "./command_line.ts";
+
+/** Desktop entries are a few kilobytes; a larger file is not read. */
+const DESKTOP_FILE_LIMIT = 1 << 20;
 
 /** One launchable application described by a `.desktop` file. */
 export interface DesktopEntry {
@@ -148,8 +152,10 @@ async function walk(dir: string, prefix: string, depth: number, out: [string, st
 }
 
 async function loadEntry(id: string, path: string): Promise<DesktopEntry | null> {
+  // Regular files only, opened without blocking: a FIFO named *.desktop must not stall list_apps.
   const [text, info] = await Promise.all([
-    Deno.readTextFile(path).catch(() => null),
+    readCallerFile(path, { field: "desktop_entry", maxBytes: DESKTOP_FILE_LIMIT, followLinks: true })
+      .then(({ bytes }) => new TextDecoder().decode(bytes), () => null),
     Deno.stat(path).catch(() => null),
   ]);
   if (text === null) return null;
