@@ -8,7 +8,7 @@
  */
 import type { LaunchProgram } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
-import { resolveProgram, sameProgram } from "../program_path.ts";
+import { isProgramPath, resolveProgram, sameProgram } from "../program_path.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
 
@@ -20,13 +20,20 @@ export const allowAnyProgram: LaunchPolicy = () => {};
 
 /**
  * True when the manifest's `executable` names this file: a path is compared by its real
- * path, a bare name by the file it resolves to on PATH (and, when it resolves to nothing,
- * by the real file's basename).
+ * path (an app bundle directory too), a bare name by the file it resolves to on PATH (and,
+ * when it resolves to nothing, by the real file's basename).
  */
 export function executableMatches(executable: string, realPath: string, dev = 0, ino = 0): boolean {
   const wanted = resolveProgram(executable);
   if (wanted !== null) return sameProgram(wanted, { path: realPath, realPath, dev, ino });
-  return !executable.includes("/") && realPath.slice(realPath.lastIndexOf("/") + 1) === executable;
+  if (isProgramPath(executable)) {
+    try {
+      return Deno.realPathSync(executable) === realPath;
+    } catch {
+      return false;
+    }
+  }
+  return realPath.slice(realPath.lastIndexOf("/") + 1) === executable;
 }
 
 /** The apps a manifest lets the agent launch. */

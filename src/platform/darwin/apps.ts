@@ -131,6 +131,7 @@ export class DarwinApps implements AppBackend {
     const args = request.additionalArguments ?? [];
     const urls = request.urls ?? [];
     const path = request.launchPath ?? await this.#resolve(request.name ?? "");
+    authorizeLaunch(request, path, [...args, ...urls]);
     if (!path.replace(/\/$/, "").endsWith(".app")) return this.#spawn(path, [...args, ...urls]);
     const launched = launchBundle(this.#ctx, path.replace(/\/$/, ""), args, urls);
     const info = bsdInfo(this.#ctx, launched.pid);
@@ -233,4 +234,25 @@ export class DarwinApps implements AppBackend {
       return info ? startTimeOf(info) : null;
     });
   }
+}
+
+/**
+ * Hands the bundle or executable about to start, by its real path, to the launch check
+ * (bounded mode's manifest) before anything runs.
+ *
+ * @throws {DriverError} `app_not_found` when the path does not exist; whatever the check throws.
+ */
+function authorizeLaunch(request: LaunchRequest, path: string, args: string[]): void {
+  if (!request.authorize) return;
+  let realPath: string, info: Deno.FileInfo;
+  try {
+    realPath = Deno.realPathSync(path);
+    info = Deno.statSync(realPath);
+  } catch (error) {
+    throw new DriverError("app_not_found", `Cannot find ${JSON.stringify(path)}`, {
+      path,
+      hint: "pass an .app bundle or an executable file as launch_path",
+    }, { cause: error });
+  }
+  request.authorize({ realPath, dev: info.dev, ino: info.ino ?? 0, args });
 }
