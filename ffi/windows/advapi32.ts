@@ -1,0 +1,63 @@
+/**
+ * advapi32: process tokens, for the integrity level that decides whether Windows lets
+ * our input reach a window (User Interface Privilege Isolation).
+ *
+ * @module
+ */
+import { openLibrary } from "../_open.ts";
+
+/** advapi32 symbols used by the driver. */
+export const ADVAPI32_SYMBOLS = {
+  // BOOL OpenProcessToken(HANDLE ProcessHandle, DWORD DesiredAccess, PHANDLE TokenHandle)
+  OpenProcessToken: { parameters: ["pointer", "u32", "buffer"], result: "i32" },
+  // BOOL GetTokenInformation(HANDLE TokenHandle, TOKEN_INFORMATION_CLASS TokenInformationClass,
+  //   LPVOID TokenInformation, DWORD TokenInformationLength, PDWORD ReturnLength)
+  GetTokenInformation: { parameters: ["pointer", "u32", "buffer", "u32", "buffer"], result: "i32" },
+  // PDWORD GetSidSubAuthority(PSID pSid, DWORD nSubAuthority)
+  GetSidSubAuthority: { parameters: ["pointer", "u32"], result: "pointer" },
+  // PUCHAR GetSidSubAuthorityCount(PSID pSid)
+  GetSidSubAuthorityCount: { parameters: ["pointer"], result: "pointer" },
+  // BOOL GetUserNameW(LPWSTR lpBuffer, LPDWORD pcbBuffer)
+  GetUserNameW: { parameters: ["buffer", "buffer"], result: "i32" },
+  // LSTATUS RegGetValueW(HKEY hkey, LPCWSTR lpSubKey, LPCWSTR lpValue, DWORD dwFlags, LPDWORD pdwType,
+  //   PVOID pvData, LPDWORD pcbData)
+  RegGetValueW: {
+    parameters: ["pointer", "buffer", "buffer", "u32", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+  // LSTATUS RegOpenKeyExW(HKEY hKey, LPCWSTR lpSubKey, DWORD ulOptions, REGSAM samDesired, PHKEY phkResult)
+  RegOpenKeyExW: { parameters: ["pointer", "buffer", "u32", "u32", "buffer"], result: "i32" },
+  // LSTATUS RegEnumKeyExW(HKEY hKey, DWORD dwIndex, LPWSTR lpName, LPDWORD lpcchName, LPDWORD lpReserved,
+  //   LPWSTR lpClass, LPDWORD lpcchClass, PFILETIME lpftLastWriteTime)
+  RegEnumKeyExW: {
+    parameters: ["pointer", "u32", "buffer", "buffer", "pointer", "pointer", "pointer", "pointer"],
+    result: "i32",
+  },
+  // LSTATUS RegCloseKey(HKEY hKey)
+  RegCloseKey: { parameters: ["pointer"], result: "i32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** advapi32.dll, opened on first use. */
+export const advapi32 = openLibrary("advapi32", ["advapi32.dll"], ADVAPI32_SYMBOLS);
+
+/** TOKEN_QUERY access right. */
+export const TOKEN_QUERY = 0x0008;
+/** TOKEN_INFORMATION_CLASS values. */
+export const TOKEN_INFORMATION = { TokenIntegrityLevel: 25, TokenElevation: 20 } as const;
+/** Mandatory integrity levels (the last sub-authority of the label SID). */
+export const INTEGRITY = {
+  UNTRUSTED: 0,
+  LOW: 0x1000,
+  MEDIUM: 0x2000,
+  MEDIUM_PLUS: 0x2100,
+  HIGH: 0x3000,
+  SYSTEM: 0x4000,
+} as const;
+/** Predefined registry roots (sign-extended HKEY values). */
+export const HKEY = { CURRENT_USER: 0xffffffff80000001n, LOCAL_MACHINE: 0xffffffff80000002n } as const;
+/** RegGetValue flags. */
+export const RRF = { RT_REG_SZ: 0x2, RT_REG_EXPAND_SZ: 0x4, RT_ANY: 0xffff } as const;
+/** Registry access rights. */
+export const KEY_READ = 0x20019;
+/** Registry status codes. */
+export const REG_ERROR = { SUCCESS: 0, FILE_NOT_FOUND: 2, MORE_DATA: 234, NO_MORE_ITEMS: 259 } as const;

@@ -1,0 +1,154 @@
+/**
+ * kernel32: errors, processes (Toolhelp32, times, termination), global memory for the
+ * clipboard, and waits. Sections follow the Win32 API reference.
+ *
+ * @module
+ */
+import { NativeError } from "../_errors.ts";
+import { openLibrary } from "../_open.ts";
+import { fromWide, wideBuffer } from "./_win.ts";
+
+/** kernel32 symbols used by the driver. */
+export const KERNEL32_SYMBOLS = {
+  // --- Errors
+  // DWORD GetLastError(void)
+  GetLastError: { parameters: [], result: "u32" },
+  // void SetLastError(DWORD dwErrCode)
+  SetLastError: { parameters: ["u32"], result: "void" },
+  // DWORD FormatMessageW(DWORD dwFlags, LPCVOID lpSource, DWORD dwMessageId, DWORD dwLanguageId,
+  //   LPWSTR lpBuffer, DWORD nSize, va_list *Arguments)
+  FormatMessageW: {
+    parameters: ["u32", "pointer", "u32", "u32", "buffer", "u32", "pointer"],
+    result: "u32",
+  },
+
+  // --- Processes and threads
+  // DWORD GetCurrentProcessId(void)
+  GetCurrentProcessId: { parameters: [], result: "u32" },
+  // DWORD GetCurrentThreadId(void)
+  GetCurrentThreadId: { parameters: [], result: "u32" },
+  // HANDLE OpenProcess(DWORD dwDesiredAccess, BOOL bInheritHandle, DWORD dwProcessId)
+  OpenProcess: { parameters: ["u32", "i32", "u32"], result: "pointer" },
+  // BOOL CloseHandle(HANDLE hObject)
+  CloseHandle: { parameters: ["pointer"], result: "i32" },
+  // BOOL TerminateProcess(HANDLE hProcess, UINT uExitCode)
+  TerminateProcess: { parameters: ["pointer", "u32"], result: "i32" },
+  // BOOL GetExitCodeProcess(HANDLE hProcess, LPDWORD lpExitCode)
+  GetExitCodeProcess: { parameters: ["pointer", "buffer"], result: "i32" },
+  // BOOL GetProcessTimes(HANDLE hProcess, LPFILETIME lpCreationTime, LPFILETIME lpExitTime,
+  //   LPFILETIME lpKernelTime, LPFILETIME lpUserTime)
+  GetProcessTimes: { parameters: ["pointer", "buffer", "buffer", "buffer", "buffer"], result: "i32" },
+  // DWORD GetProcessId(HANDLE Process)
+  GetProcessId: { parameters: ["pointer"], result: "u32" },
+  // BOOL QueryFullProcessImageNameW(HANDLE hProcess, DWORD dwFlags, LPWSTR lpExeName, PDWORD lpdwSize)
+  QueryFullProcessImageNameW: { parameters: ["pointer", "u32", "buffer", "buffer"], result: "i32" },
+  // BOOL ProcessIdToSessionId(DWORD dwProcessId, DWORD *pSessionId)
+  ProcessIdToSessionId: { parameters: ["u32", "buffer"], result: "i32" },
+  // HANDLE CreateToolhelp32Snapshot(DWORD dwFlags, DWORD th32ProcessID)
+  CreateToolhelp32Snapshot: { parameters: ["u32", "u32"], result: "pointer" },
+  // BOOL Process32FirstW(HANDLE hSnapshot, LPPROCESSENTRY32W lppe)
+  Process32FirstW: { parameters: ["pointer", "buffer"], result: "i32" },
+  // BOOL Process32NextW(HANDLE hSnapshot, LPPROCESSENTRY32W lppe)
+  Process32NextW: { parameters: ["pointer", "buffer"], result: "i32" },
+  // DWORD WaitForSingleObject(HANDLE hHandle, DWORD dwMilliseconds)
+  WaitForSingleObject: { parameters: ["pointer", "u32"], result: "u32", nonblocking: true },
+
+  // --- Global memory (clipboard payloads)
+  // HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes)
+  GlobalAlloc: { parameters: ["u32", "usize"], result: "pointer" },
+  // LPVOID GlobalLock(HGLOBAL hMem)
+  GlobalLock: { parameters: ["pointer"], result: "pointer" },
+  // BOOL GlobalUnlock(HGLOBAL hMem)
+  GlobalUnlock: { parameters: ["pointer"], result: "i32" },
+  // SIZE_T GlobalSize(HGLOBAL hMem)
+  GlobalSize: { parameters: ["pointer"], result: "usize" },
+  // HGLOBAL GlobalFree(HGLOBAL hMem)
+  GlobalFree: { parameters: ["pointer"], result: "pointer" },
+
+  // --- System
+  // void GetNativeSystemInfo(LPSYSTEM_INFO lpSystemInfo)
+  GetNativeSystemInfo: { parameters: ["buffer"], result: "void" },
+  // ULONGLONG GetTickCount64(void)
+  GetTickCount64: { parameters: [], result: "u64" },
+  // HMODULE GetModuleHandleW(LPCWSTR lpModuleName)
+  GetModuleHandleW: { parameters: ["buffer"], result: "pointer" },
+  // FARPROC GetProcAddress(HMODULE hModule, LPCSTR lpProcName)
+  GetProcAddress: { parameters: ["pointer", "buffer"], result: "pointer" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** kernel32.dll, opened on first use. */
+export const kernel32 = openLibrary("kernel32", ["kernel32.dll"], KERNEL32_SYMBOLS);
+
+/** Constants from <winnt.h>, <processthreadsapi.h>, <tlhelp32.h> and <winbase.h>. */
+export const PROCESS = {
+  TERMINATE: 0x0001,
+  SYNCHRONIZE: 0x00100000,
+  QUERY_LIMITED_INFORMATION: 0x1000,
+} as const;
+/** CreateToolhelp32Snapshot flags. */
+export const TH32CS_SNAPPROCESS = 0x00000002;
+/** A failed CreateToolhelp32Snapshot/CreateFile handle. */
+export const INVALID_HANDLE_VALUE = -1n;
+/** WaitForSingleObject results and the infinite timeout. */
+export const WAIT = { OBJECT_0: 0, TIMEOUT: 0x102, FAILED: 0xffffffff, INFINITE: 0xffffffff } as const;
+/** GlobalAlloc flags. */
+export const GMEM_MOVEABLE = 0x0002;
+/** GetExitCodeProcess's value for a running process. */
+export const STILL_ACTIVE = 259;
+/** Win32 error codes the driver tells apart. */
+export const ERROR = {
+  SUCCESS: 0,
+  ACCESS_DENIED: 5,
+  INVALID_HANDLE: 6,
+  INVALID_PARAMETER: 87,
+  INVALID_WINDOW_HANDLE: 1400,
+  TIMEOUT: 1460,
+} as const;
+
+/**
+ * PROCESSENTRY32W (568 bytes): dwSize@0 cntUsage@4 th32ProcessID@8 th32DefaultHeapID@16
+ * th32ModuleID@24 cntThreads@28 th32ParentProcessID@32 pcPriClassBase@36 dwFlags@40 szExeFile@44 (260 WCHAR).
+ */
+export const PROCESSENTRY32W = { size: 568, pid: 8, threads: 28, parentPid: 32, exeFile: 44 } as const;
+
+/** The system's message for a Win32 error code ("" when it has none). */
+export function errorMessage(code: number): string {
+  const FORMAT_MESSAGE_FROM_SYSTEM = 0x1000;
+  const FORMAT_MESSAGE_IGNORE_INSERTS = 0x200;
+  const buffer = wideBuffer(512);
+  const length = kernel32.symbols.FormatMessageW(
+    FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+    null,
+    code,
+    0,
+    buffer,
+    buffer.length,
+    null,
+  );
+  return fromWide(buffer, length).trim();
+}
+
+/**
+ * The Win32 choke point for BOOL/handle results: returns `result` when it is truthy,
+ * else throws a {@linkcode NativeError} with `GetLastError`'s code and message.
+ *
+ * @throws {NativeError} when the call failed
+ */
+export function unwrapWin32<T extends number | bigint | Deno.PointerValue>(api: string, result: T): T {
+  if (result !== 0 && result !== 0n && result !== null) return result;
+  const code = kernel32.symbols.GetLastError();
+  throw new NativeError(api, code, errorMessage(code) || undefined);
+}
+
+/** A {@linkcode NativeError} for `api` carrying the calling thread's last error, for the caller to throw. */
+export function lastError(api: string): NativeError {
+  const code = kernel32.symbols.GetLastError();
+  return new NativeError(api, code, errorMessage(code) || undefined);
+}
+
+/** FILETIME (100 ns since 1601-01-01 UTC) in a 2-element Uint32Array → a Date. */
+export function fileTimeToDate(filetime: Uint32Array): Date {
+  const ticks = (BigInt(filetime[1]) << 32n) | BigInt(filetime[0]);
+  const EPOCH_DIFFERENCE = 116444736000000000n; // 1601 → 1970 in 100 ns ticks
+  return new Date(Number((ticks - EPOCH_DIFFERENCE) / 10000n));
+}

@@ -1,0 +1,146 @@
+/**
+ * The user's own pointer and keyboard through SendInput: used inside foreground
+ * transactions and for the desktop scope. Keys held by `down` are tracked so
+ * `releaseAll` can put every key and button back up.
+ *
+ * @module
+ */
+import { handleValue } from "../../../../ffi/windows/_win.ts";
+import { user32 } from "../../../../ffi/windows/user32.ts";
+import type { MouseButton, Point, RawKeyboard, RawPointer } from "../../types.ts";
+import { sendMessage } from "../win32/hwnd.ts";
+import { VK } from "./key_codes.ts";
+import { type KeyEvent, keyInputs, pointerInputs, sendInputs } from "./send_input.ts";
+import { resolveKey } from "./keys.ts";
+import { WM } from "../../../../ffi/windows/user32.ts";
+
+/** Waits until the foreground thread has handled what SendInput queued (bounded). */
+async function settleForeground(): Promise<void> {
+  // SendInput returns once the events are in the system input queue; a round trip to
+  // the foreground window's thread after a scheduler turn lets them reach it.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const foreground = handleValue(user32.symbols.GetForegroundWindow());
+  if (foreground) sendMessage(foreground, WM.NULL, 0, 0);
+}
+
+/** The system pointer. */
+export class SendInputPointer implements RawPointer {
+  #held = new Set<MouseButton>();
+
+  move(point: Point): Promise<void> {
+    sendInputs(pointerInputs([{ move: point }]));
+    return Promise.resolve();
+  }
+  button(button: MouseButton, down: boolean): Promise<void> {
+    sendInputs(pointerInputs([{ button, down }]));
+    if (down) this.#held.add(button);
+    else this.#held.delete(button);
+    return Promise.resolve();
+  }
+  wheel(dx: number, dy: number): Promise<void> {
+    const events = [
+      ...Array.from({ length: Math.abs(dy) }, () => ({ wheel: dy > 0 ? -1 : 1, horizontal: false })),
+      ...Array.from({ length: Math.abs(dx) }, () => ({ wheel: dx > 0 ? 1 : -1, horizontal: true })),
+    ];
+    if (events.length > 0) sendInputs(pointerInputs(events));
+    return Promise.resolve();
+  }
+  async releaseAll(): Promise<void> {
+    for (const button of [...this.#held]) await this.button(button, false);
+  }
+  async sync(): Promise<void> {
+    await settleForeground();
+  }
+  position(): Promise<Point | null> {
+    const point = new Int32Array(2);
+    return Promise.resolve(user32.symbols.GetCursorPos(point) ? { x: point[0], y: point[1] } : null);
+  }
+}
+
+/** The system keyboard. */
+export class SendInputKeyboard implements RawKeyboard {
+  #held: { vk: number; extended: boolean }[] = [];
+
+  press(key: string, modifiers: readonly string[]): Promise<void> {
+    const resolved = resolveKey(key);
+    const mods = modifiers.map((m) => resolveKey(m)).flatMap((m) => m.kind === "modifier" ? [m.vk] : []);
+    const events: KeyEvent[] = [];
+    if (resolved.kind === "text") {
+      for (const vk of mods) events.push({ vk, up: false });
+      for (let i = 0; i < resolved.text.length; i++) {
+        events.push({ unit: resolved.text.charCodeAt(i), up: false }, {
+          unit: resolved.text.charCodeAt(i),
+          up: true,
+        });
+      }
+      for (const vk of [...mods].reverse()) events.push({ vk, up: true });
+    } else {
+      const held = new Set(mods);
+      if (resolved.kind === "vk") {
+        if (resolved.shift) held.add(VK.SHIFT);
+        if (resolved.ctrl) held.add(VK.CONTROL);
+        if (resolved.alt) held.add(VK.MENU);
+      }
+      const extended = resolved.kind === "vk" && resolved.extended;
+      for (const vk of held) events.push({ vk, up: false });
+      events.push({ vk: resolved.vk, extended, up: false }, { vk: resolved.vk, extended, up: true });
+      for (const vk of [...held].reverse()) events.push({ vk, up: true });
+    }
+    sendInputs(keyInputs(events));
+    return Promise.resolve();
+  }
+
+  down(key: string): Promise<void> {
+    const resolved = resolveKey(key);
+    if (resolved.kind === "text") return this.press(key, []);
+    const extended = resolved.kind === "vk" && resolved.extended;
+    sendInputs(keyInputs([{ vk: resolved.vk, extended, up: false }]));
+    this.#held.push({ vk: resolved.vk, extended });
+    return Promise.resolve();
+  }
+
+  up(key: string): Promise<void> {
+    const resolved = resolveKey(key);
+    if (resolved.kind === "text") return Promise.resolve();
+    const index = this.#held.findIndex((h) => h.vk === resolved.vk);
+    if (index < 0) return Promise.resolve();
+    const [held] = this.#held.splice(index, 1);
+    sendInputs(keyInputs([{ vk: held.vk, extended: held.extended, up: true }]));
+    return Promise.resolve();
+  }
+
+  async typeText(text: string, delayMs = 0): Promise<number> {
+    let delivered = 0;
+    const characters = [...text];
+    // Without a delay, one SendInput batch per 64 characters keeps each batch atomic and small.
+    const chunk = delayMs > 0 ? 1 : 64;
+    for (let i = 0; i < characters.length; i += chunk) {
+      const part = characters.slice(i, i + chunk);
+      const events: KeyEvent[] = [];
+      for (const character of part) {
+        if (character === "\n") {
+          events.push({ vk: VK.RETURN, up: false }, { vk: VK.RETURN, up: true });
+          continue;
+        }
+        for (let u = 0; u < character.length; u++) {
+          events.push({ unit: character.charCodeAt(u), up: false }, {
+            unit: character.charCodeAt(u),
+            up: true,
+          });
+        }
+      }
+      const sent = sendInputs(keyInputs(events));
+      if (sent < events.length) break;
+      delivered += part.length;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    await settleForeground();
+    return delivered;
+  }
+
+  async releaseAll(): Promise<void> {
+    const held = this.#held.splice(0).reverse();
+    if (held.length > 0) sendInputs(keyInputs(held.map((h) => ({ ...h, up: true }))));
+    await Promise.resolve();
+  }
+}
