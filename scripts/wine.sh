@@ -2,6 +2,7 @@
 # The Windows suite under Wine 10: builds the harness once, then runs the Windows `deno.exe` on it.
 #
 #   sh scripts/wine.sh [test] [deno test args...]   # build if missing, run tests/windows (the default)
+#   sh scripts/wine.sh run SCRIPT [ARGS...]          # build if missing, run one script with deno.exe (benchmarks)
 #   sh scripts/wine.sh build                         # only build (or check) the harness
 #   sh scripts/wine.sh exec PROGRAM [ARGS...]        # run one Windows program inside a running harness
 #                                                    # (CUA_WINE_DISPLAY set by `test`; used by host-side tests)
@@ -187,6 +188,16 @@ case "${1:-test}" in
       WINEPREFIX=/root/.wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" LANG=C.UTF-8 NO_COLOR=1 \
       DENO_DIR='Z:\opt\deno_dir' DENO_NO_PACKAGE_JSON=1 DENO_NO_UPDATE_CHECK=1 DENO_CERT='Z:\opt\ca.crt' \
       sh -c 'cd /repo && exec wine "$@"' wine "$@"
+    ;;
+  run)
+    shift
+    [ $# -gt 0 ] || die "run needs a script path relative to the repository"
+    harness
+    set +e
+    in_root sh -c 'cd /repo && exec wine "Z:\\opt\\deno\\deno.exe" run -A --no-check "$@"' deno "$@"
+    rc=$?
+    set -e
+    exit "$rc"
     ;;
   clean)
     exec 9>"$CACHE/.lock"

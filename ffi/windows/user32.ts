@@ -153,6 +153,22 @@ export const USER32_SYMBOLS = {
   // UINT GetDpiForWindow(HWND hwnd)  (Windows 10 1607+)
   GetDpiForWindow: { parameters: ["pointer"], result: "u32", optional: true },
 
+  // --- Menus
+  // HMENU GetMenu(HWND hWnd)
+  GetMenu: { parameters: ["pointer"], result: "pointer" },
+  // int GetMenuItemCount(HMENU hMenu)
+  GetMenuItemCount: { parameters: ["pointer"], result: "i32" },
+  // int GetMenuStringW(HMENU hMenu, UINT uIDItem, LPWSTR lpString, int cchMax, UINT flags)
+  GetMenuStringW: { parameters: ["pointer", "u32", "buffer", "i32", "u32"], result: "i32" },
+  // UINT GetMenuItemID(HMENU hMenu, int nPos)
+  GetMenuItemID: { parameters: ["pointer", "i32"], result: "u32" },
+  // HMENU GetSubMenu(HMENU hMenu, int nPos)
+  GetSubMenu: { parameters: ["pointer", "i32"], result: "pointer" },
+  // UINT GetMenuState(HMENU hMenu, UINT uId, UINT uFlags)
+  GetMenuState: { parameters: ["pointer", "u32", "u32"], result: "u32" },
+  // BOOL GetMenuItemRect(HWND hWnd, HMENU hMenu, UINT uItem, LPRECT lprcItem)
+  GetMenuItemRect: { parameters: ["pointer", "pointer", "u32", "buffer"], result: "i32" },
+
   // --- Window creation (a message-only owner for the clipboard)
   // HWND CreateWindowExW(DWORD dwExStyle, LPCWSTR lpClassName, LPCWSTR lpWindowName, DWORD dwStyle, int X, int Y,
   //   int nWidth, int nHeight, HWND hWndParent, HMENU hMenu, HINSTANCE hInstance, LPVOID lpParam)
@@ -376,6 +392,17 @@ export const XBUTTON = { X1: 1, X2: 2 } as const;
 /** MapVirtualKeyEx map types. */
 export const MAPVK = { VK_TO_VSC: 0, VSC_TO_VK: 1, VK_TO_CHAR: 2 } as const;
 
+/** Menu flags for GetMenuString/GetMenuState. */
+export const MF = {
+  BYPOSITION: 0x400,
+  GRAYED: 0x1,
+  DISABLED: 0x2,
+  CHECKED: 0x8,
+  POPUP: 0x10,
+  SEPARATOR: 0x800,
+} as const;
+/** WM_COMMAND. */
+export const WM_COMMAND = 0x0111;
 /** HWND_MESSAGE: the parent of message-only windows. */
 export const HWND_MESSAGE = -3n;
 /** Standard clipboard formats. */

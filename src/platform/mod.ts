@@ -30,7 +30,7 @@ export async function createBackend(
     case "darwin":
       return createDarwinBackend();
     case "windows":
-      return createWindowsBackend();
+      return createWindowsBackend({ log: options.log });
     default:
       return createDarwinBackend();
   }

@@ -1,16 +1,71 @@
 /**
- * The Windows back end: user32/gdi32 capture and input, UI Automation trees.
- * Not implemented yet: every operation refuses with `unsupported_platform`.
+ * The Windows back end: user32/gdi32 for windows, capture and input, UI Automation and
+ * MSAA for accessibility, kernel32/shell32 for processes and launching. Runs on Windows
+ * and, for everything but UI Automation's tree walk, under Wine.
  *
  * @module
  */
-import type { Backend } from "../types.ts";
-import { unsupportedBackend } from "../unsupported.ts";
+import { handle } from "../../../ffi/windows/_win.ts";
+import { DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2, user32 } from "../../../ffi/windows/user32.ts";
+import type { AgentCursorBackend, Backend, HealthCheck, PermissionCheck } from "../types.ts";
+import { Win32Accessibility } from "./accessibility/mod.ts";
+import { WindowsApps } from "./apps.ts";
+import { windowsHealth } from "./health.ts";
+import { Win32Input } from "./input/mod.ts";
+import { windowsPermissions } from "./permissions.ts";
+import { systemDescription } from "./system_info.ts";
+import { Win32Clipboard } from "./win32/clipboard.ts";
+import { Win32Screen } from "./win32/screen.ts";
+import { Win32Windows } from "./win32/windows.ts";
+
+/** Options for {@linkcode createWindowsBackend}. */
+export interface WindowsBackendOptions {
+  log?: (line: string) => void;
+}
+
+const NO_CURSOR: AgentCursorBackend = {
+  unavailableReason: () => "the agent cursor overlay is not implemented on Windows yet",
+  draw: () => {},
+  hide: () => {},
+  remove: () => {},
+};
 
 /** Creates the Windows back end. */
-export function createWindowsBackend(): Backend {
-  return unsupportedBackend(
-    "windows",
-    "Windows support (user32, gdi32 and UI Automation through FFI) is planned",
-  );
+export function createWindowsBackend(options: WindowsBackendOptions = {}): Backend {
+  // Per-monitor DPI awareness: every coordinate is a physical pixel, on every monitor.
+  if (user32.symbols.SetProcessDpiAwarenessContext) {
+    user32.symbols.SetProcessDpiAwarenessContext(handle(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2));
+  }
+  const screen = new Win32Screen();
+  const windows = new Win32Windows();
+  const apps = new WindowsApps();
+  const accessibility = new Win32Accessibility();
+  const clipboard = new Win32Clipboard();
+  const input = new Win32Input();
+  return {
+    os: "windows",
+    description: systemDescription(),
+    screen,
+    windows,
+    apps,
+    accessibility,
+    clipboard,
+    input,
+    agentCursor: NO_CURSOR,
+    permissions(): Promise<PermissionCheck[]> {
+      return windowsPermissions(accessibility, clipboard);
+    },
+    health(names: readonly string[]): Promise<HealthCheck[]> {
+      return windowsHealth({ screen, accessibility }, names);
+    },
+    async close() {
+      for (const step of [() => input.close(), () => accessibility.close()]) {
+        try {
+          await step();
+        } catch (error) {
+          options.log?.(`closing: ${(error as Error).message}`);
+        }
+      }
+    },
+  };
 }

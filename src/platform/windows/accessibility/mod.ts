@@ -1,0 +1,193 @@
+/**
+ * The Windows {@linkcode AccessibilityBackend}: a window's tree from UI Automation's
+ * cached subtree where it answers (real Windows), else from its child windows, MSAA and
+ * its menu bar (legacy apps, and everything under Wine); element operations by ref.
+ *
+ * COM is initialized (multithreaded apartment, as UI Automation clients should) on the
+ * first call, never at import.
+ *
+ * @module
+ */
+import type { VariantValue } from "../../../../ffi/windows/com.ts";
+import { releasePointer } from "../../../../ffi/windows/com.ts";
+import { handle } from "../../../../ffi/windows/_win.ts";
+import { COINIT, ole32 } from "../../../../ffi/windows/ole32.ts";
+import { TreeScope, type UiaElement, UiAutomation } from "../../../../ffi/windows/uia.ts";
+import type {
+  AccessibilityBackend,
+  AxSnapshotOptions,
+  AxTree,
+  ElementState,
+  Rect,
+  ValueRange,
+} from "../../types.ts";
+import { PostedQueue } from "../input/post.ts";
+import { descendantWindows, isWindow } from "../win32/hwnd.ts";
+import { ElementOps } from "./element_ops.ts";
+import { hwndTree } from "./hwnd_tree.ts";
+import { asRef, type UiaRef } from "./refs.ts";
+import { buildUiaTree, type CachedElement, SNAPSHOT_PROPERTIES } from "./uia_tree.ts";
+
+/** A cached UIA element read through COM. */
+class ComCachedElement implements CachedElement {
+  constructor(readonly element: UiaElement) {}
+  property(id: number): VariantValue {
+    try {
+      const value = this.element.cachedProperty(id);
+      // Unsupported properties come back as the ReservedNotSupportedValue object.
+      if (value.vt === "unknown") {
+        releasePointer(value.value);
+        return { vt: "empty" };
+      }
+      return value;
+    } catch {
+      return { vt: "empty" };
+    }
+  }
+  children(): CachedElement[] {
+    const array = this.element.cachedChildren();
+    if (!array) return [];
+    try {
+      return array.elements().map((e) => new ComCachedElement(e));
+    } finally {
+      array.release();
+    }
+  }
+}
+
+/** Which source built the last tree of a window (reported by health checks and tests). */
+export type TreeSource = "uia_cache" | "hwnd_msaa";
+
+/** Accessibility on Windows. */
+export class Win32Accessibility implements AccessibilityBackend {
+  #automation: UiAutomation | null = null;
+  #comReady = false;
+  #uiaUnavailable: string | null = null;
+  /** UIA elements of each window's latest snapshot, keyed by ref key. */
+  readonly #elements = new Map<number, Map<string, UiaElement>>();
+  readonly #ops = new ElementOps(new PostedQueue(), (ref) => this.#lookup(ref));
+  /** The source of the latest tree per window. */
+  readonly lastSource = new Map<number, TreeSource>();
+
+  #initCom(): void {
+    if (this.#comReady) return;
+    // S_OK, S_FALSE (already initialized) and RPC_E_CHANGED_MODE (another model) all leave COM usable.
+    ole32.symbols.CoInitializeEx(null, COINIT.MULTITHREADED);
+    this.#comReady = true;
+  }
+
+  /** The UI Automation client, or null (with the reason kept) when it cannot be created. */
+  automation(): UiAutomation | null {
+    if (this.#automation) return this.#automation;
+    if (this.#uiaUnavailable) return null;
+    try {
+      this.#initCom();
+      this.#automation = UiAutomation.create();
+    } catch (error) {
+      this.#uiaUnavailable = (error as Error).message;
+    }
+    return this.#automation;
+  }
+
+  /** Why UI Automation is unavailable, or null. */
+  get uiaUnavailableReason(): string | null {
+    return this.#uiaUnavailable;
+  }
+
+  #lookup(ref: UiaRef): UiaElement | null {
+    return this.#elements.get(ref.hwnd)?.get(ref.key) ?? null;
+  }
+
+  #forget(windowId: number): void {
+    const elements = this.#elements.get(windowId);
+    if (!elements) return;
+    for (const element of elements.values()) element.release();
+    this.#elements.delete(windowId);
+  }
+
+  /** The cached UIA subtree of a window, or null when UIA cannot answer a cache request. */
+  #uiaTree(windowId: number, options: AxSnapshotOptions): AxTree | null {
+    const automation = this.automation();
+    if (!automation) return null;
+    let root: UiaElement | null = null;
+    try {
+      using request = automation.createCacheRequest();
+      for (const property of SNAPSHOT_PROPERTIES) request.addProperty(property);
+      request.setTreeScope(TreeScope.Subtree);
+      using view = automation.controlViewCondition();
+      request.setTreeFilter(view);
+      root = automation.elementFromHandleBuildCache(handle(windowId), request);
+    } catch {
+      return null;
+    }
+    if (!root) return null;
+    const kept = new Map<string, UiaElement>();
+    const tree = buildUiaTree(new ComCachedElement(root), windowId, options, (key, element) => {
+      kept.set(key, (element as ComCachedElement).element);
+    });
+    // A bare root over a window with child controls means UIA only proxies the frame: fall back.
+    if (tree.nodes.length <= 1 && descendantWindows(windowId).length > 0) {
+      for (const element of kept.values()) element.release();
+      return null;
+    }
+    this.#forget(windowId);
+    this.#elements.set(windowId, kept);
+    return tree;
+  }
+
+  tree(_pid: number, windowId: number, options: AxSnapshotOptions, _signal: AbortSignal): Promise<AxTree> {
+    if (!isWindow(windowId)) {
+      return Promise.resolve({ nodes: [], truncated: false, error: `window ${windowId} no longer exists` });
+    }
+    const uia = this.#uiaTree(windowId, options);
+    if (uia) {
+      this.lastSource.set(windowId, "uia_cache");
+      return Promise.resolve(uia);
+    }
+    this.#initCom();
+    this.lastSource.set(windowId, "hwnd_msaa");
+    return Promise.resolve(hwndTree(windowId, options));
+  }
+
+  actionNames(ref: unknown): Promise<string[]> {
+    return Promise.resolve(this.#ops.actionNames(asRef(ref)));
+  }
+  doAction(ref: unknown, actionName: string): Promise<boolean> {
+    return this.#ops.doAction(asRef(ref), actionName);
+  }
+  state(ref: unknown): Promise<ElementState> {
+    return Promise.resolve(this.#ops.state(asRef(ref)));
+  }
+  frame(ref: unknown): Promise<Rect | null> {
+    return Promise.resolve(this.#ops.frame(asRef(ref)));
+  }
+  text(ref: unknown): Promise<string> {
+    return Promise.resolve(this.#ops.text(asRef(ref)));
+  }
+  caretOffset(ref: unknown): Promise<number> {
+    return Promise.resolve(this.#ops.caretOffset(asRef(ref)));
+  }
+  insertText(ref: unknown, offset: number, text: string): Promise<boolean> {
+    return Promise.resolve(this.#ops.insertText(asRef(ref), offset, text));
+  }
+  setText(ref: unknown, text: string): Promise<boolean> {
+    return Promise.resolve(this.#ops.setText(asRef(ref), text));
+  }
+  value(ref: unknown): Promise<ValueRange> {
+    return Promise.resolve(this.#ops.value(asRef(ref)));
+  }
+  setValue(ref: unknown, value: number): Promise<void> {
+    this.#ops.setValue(asRef(ref), value);
+    return Promise.resolve();
+  }
+  grabFocus(ref: unknown): Promise<boolean> {
+    return Promise.resolve(this.#ops.grabFocus(asRef(ref)));
+  }
+
+  /** Releases every held COM object. */
+  close(): void {
+    for (const windowId of [...this.#elements.keys()]) this.#forget(windowId);
+    this.#automation?.release();
+    this.#automation = null;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The opaque handles an {@linkcode AxNode} carries on Windows. They are plain data
+ * (compared with JSON by the core): a window control by HWND, a menu command by menu
+ * position and command id, or a UI Automation element by a key into the owner's
+ * element table.
+ *
+ * @module
+ */
+import { DriverError } from "../../../core/errors.ts";
+
+/** A standard control (its own HWND), acted on with window messages and MSAA. */
+export interface HwndRef {
+  kind: "hwnd";
+  hwnd: number;
+  role: string;
+}
+
+/** A menu item of a window's menu bar (or one of its submenus). */
+export interface MenuRef {
+  kind: "menu";
+  /** The window that owns the menu bar (WM_COMMAND goes there). */
+  hwnd: number;
+  /** Positions from the menu bar down to the item. */
+  path: number[];
+  /** The command id, 0 for an item that opens a submenu. */
+  command: number;
+  role: string;
+}
+
+/** A UI Automation element, held by the back end until the next snapshot of its window. */
+export interface UiaRef {
+  kind: "uia";
+  hwnd: number;
+  key: string;
+  role: string;
+}
+
+/** Every kind of element handle. */
+export type WindowsRef = HwndRef | MenuRef | UiaRef;
+
+/**
+ * Checks that `ref` is one of ours.
+ *
+ * @throws {DriverError} `invalid_element_token` otherwise
+ */
+export function asRef(ref: unknown): WindowsRef {
+  const candidate = ref as Partial<WindowsRef> | null;
+  if (
+    candidate && typeof candidate === "object" && typeof candidate.hwnd === "number" &&
+    (candidate.kind === "hwnd" || candidate.kind === "menu" || candidate.kind === "uia")
+  ) {
+    return candidate as WindowsRef;
+  }
+  throw new DriverError(
+    "invalid_element_token",
+    "The element handle does not belong to the Windows back end",
+    {
+      hint: "call get_window_state for fresh element tokens",
+    },
+  );
+}
+
+/** The error for an element whose window or object is gone. */
+export function staleElement(ref: WindowsRef): DriverError {
+  return new DriverError(
+    "stale_element_token",
+    `The ${ref.role} is gone (window ${ref.hwnd} no longer exists)`,
+    {
+      hint: "call get_window_state to refresh element tokens",
+    },
+  );
+}
