@@ -144,7 +144,8 @@ function describe(
     parent,
     enabled: bool(p(PropertyId.IsEnabled)) !== false,
     focused: bool(p(PropertyId.HasKeyboardFocus)) === true,
-    selected: TOGGLE_ROLES.has(role) || toggle !== null ? toggle === 1 : selected,
+    // Check boxes answer through Toggle, radio buttons and items through SelectionItem.
+    selected: toggle !== null ? toggle === 1 : selected ?? (TOGGLE_ROLES.has(role) ? false : null),
     showing: bool(p(PropertyId.IsOffscreen)) !== true,
     editable,
     focusable: bool(p(PropertyId.IsKeyboardFocusable)) === true,
