@@ -43,6 +43,8 @@ export const GDI32_SYMBOLS = {
   DeleteObject: { parameters: ["pointer"], result: "i32" },
   // BOOL DeleteDC(HDC hdc)
   DeleteDC: { parameters: ["pointer"], result: "i32" },
+  // COLORREF GetPixel(HDC hdc, int x, int y)  (0x00BBGGRR)
+  GetPixel: { parameters: ["pointer", "i32", "i32"], result: "u32" },
   // int GetDeviceCaps(HDC hdc, int index)
   GetDeviceCaps: { parameters: ["pointer", "i32"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;

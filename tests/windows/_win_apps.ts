@@ -16,7 +16,9 @@ import {
   windowOwner,
   windowTitle,
 } from "../../src/platform/windows/win32/hwnd.ts";
-import { CONTROL_MSG } from "../../ffi/windows/user32.ts";
+import { CF, CONTROL_MSG, user32 } from "../../ffi/windows/user32.ts";
+import { gdi32 } from "../../ffi/windows/gdi32.ts";
+import { GMEM_MOVEABLE, kernel32 } from "../../ffi/windows/kernel32.ts";
 
 /** True when the suite runs on Windows (or Wine). */
 export const onWindows = Deno.build.os === "windows";
@@ -96,4 +98,96 @@ export function checkOf(button: number): number {
 /** The top-level windows of a process. */
 export function windowsOf(pid: number): number[] {
   return topLevelWindows().filter((w) => isWindow(w) && windowOwner(w).pid === pid);
+}
+
+/** The screen's colour at a point through GetPixel (an API the driver's capture does not use), as [r, g, b]. */
+export function screenPixel(x: number, y: number): [number, number, number] {
+  const dc = user32.symbols.GetDC(null);
+  try {
+    const colour = gdi32.symbols.GetPixel(dc, x, y);
+    return [colour & 0xff, (colour >> 8) & 0xff, (colour >> 16) & 0xff];
+  } finally {
+    user32.symbols.ReleaseDC(null, dc);
+  }
+}
+
+/** The clipboard's CF_UNICODETEXT, read by the test's own calls; null when absent. */
+export function clipboardText(): string | null {
+  if (!user32.symbols.OpenClipboard(null)) throw new Error("the clipboard is busy");
+  try {
+    const memory = user32.symbols.GetClipboardData(CF.UNICODETEXT);
+    if (!memory) return null;
+    const pointer = kernel32.symbols.GlobalLock(memory);
+    if (!pointer) return null;
+    try {
+      const view = new Deno.UnsafePointerView(pointer);
+      let text = "";
+      for (let i = 0;; i += 2) {
+        const unit = view.getUint16(i);
+        if (unit === 0) break;
+        text += String.fromCharCode(unit);
+      }
+      return text;
+    } finally {
+      kernel32.symbols.GlobalUnlock(memory);
+    }
+  } finally {
+    user32.symbols.CloseClipboard();
+  }
+}
+
+/** Puts text on the clipboard with the test's own calls (no owner window: fine for one-shot test data). */
+export function setClipboardText(text: string): void {
+  if (!user32.symbols.OpenClipboard(null)) throw new Error("the clipboard is busy");
+  try {
+    user32.symbols.EmptyClipboard();
+    const bytes = new Uint8Array((text.length + 1) * 2);
+    for (let i = 0; i < text.length; i++) {
+      new DataView(bytes.buffer).setUint16(i * 2, text.charCodeAt(i), true);
+    }
+    const memory = kernel32.symbols.GlobalAlloc(GMEM_MOVEABLE, BigInt(bytes.length));
+    const pointer = kernel32.symbols.GlobalLock(memory)!;
+    new Uint8Array(Deno.UnsafePointerView.getArrayBuffer(pointer, bytes.length)).set(bytes);
+    kernel32.symbols.GlobalUnlock(memory);
+    if (!user32.symbols.SetClipboardData(CF.UNICODETEXT, memory)) throw new Error("SetClipboardData failed");
+  } finally {
+    user32.symbols.CloseClipboard();
+  }
+}
+
+/** The clipboard's CF_DIB as width, height and a pixel reader ([r, g, b] at x, y from the top). */
+export function clipboardDib(): {
+  width: number;
+  height: number;
+  pixel(x: number, y: number): [number, number, number];
+} | null {
+  if (!user32.symbols.OpenClipboard(null)) throw new Error("the clipboard is busy");
+  try {
+    const memory = user32.symbols.GetClipboardData(CF.DIB);
+    if (!memory) return null;
+    const pointer = kernel32.symbols.GlobalLock(memory);
+    if (!pointer) return null;
+    try {
+      const size = Number(kernel32.symbols.GlobalSize(memory));
+      const bytes = new Uint8Array(Deno.UnsafePointerView.getArrayBuffer(pointer, size).slice(0));
+      const view = new DataView(bytes.buffer);
+      const header = view.getUint32(0, true), width = view.getInt32(4, true), height = view.getInt32(8, true);
+      const bits = view.getUint16(14, true), compression = view.getUint32(16, true);
+      const offset = header + (compression === 3 && header === 40 ? 12 : 0);
+      const stride = Math.ceil((width * bits) / 32) * 4;
+      return {
+        width,
+        height: Math.abs(height),
+        pixel(x, y) {
+          const row = height > 0 ? Math.abs(height) - 1 - y : y;
+          const o = offset + row * stride + x * (bits / 8);
+          return [bytes[o + 2], bytes[o + 1], bytes[o]];
+        },
+      };
+    } finally {
+      kernel32.symbols.GlobalUnlock(memory);
+    }
+  } finally {
+    user32.symbols.CloseClipboard();
+  }
 }

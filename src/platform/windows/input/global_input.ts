@@ -14,25 +14,47 @@ import { type KeyEvent, keyInputs, pointerInputs, sendInputs } from "./send_inpu
 import { resolveKey } from "./keys.ts";
 import { WM } from "../../../../ffi/windows/user32.ts";
 
-/** Waits until the foreground thread has handled what SendInput queued (bounded). */
-async function settleForeground(): Promise<void> {
-  // SendInput returns once the events are in the system input queue; a round trip to
-  // the foreground window's thread after a scheduler turn lets them reach it.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  const foreground = handleValue(user32.symbols.GetForegroundWindow());
-  if (foreground) sendMessage(foreground, WM.NULL, 0, 0);
+/**
+ * Counts input events sent since the last settle, and waits until the foreground
+ * thread has handled them. Each GetMessage call of that thread handles our pending
+ * SendMessage first and then takes one queued message, so after 2N+1 round trips the N
+ * events (and the WM_CHAR each key-down makes) are handled. Bounded by a time budget.
+ */
+export class InputSettler {
+  #pending = 0;
+
+  /** Records `count` sent events; returns `count`. */
+  sent(count: number): number {
+    this.#pending += count;
+    return count;
+  }
+
+  /** Waits (up to `budgetMs`) until the foreground window's thread handled what was sent. */
+  async settle(budgetMs = 3_000): Promise<void> {
+    const pending = this.#pending;
+    this.#pending = 0;
+    // SendInput returns once the events are in the system input queue; let them reach the thread.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const foreground = handleValue(user32.symbols.GetForegroundWindow());
+    if (!foreground) return;
+    const deadline = performance.now() + budgetMs;
+    for (let i = 0; i <= Math.min(2 * pending, 4096) && performance.now() < deadline; i++) {
+      if (sendMessage(foreground, WM.NULL, 0, 0) === null) return;
+    }
+  }
 }
 
 /** The system pointer. */
 export class SendInputPointer implements RawPointer {
   #held = new Set<MouseButton>();
+  constructor(readonly settler: InputSettler) {}
 
   move(point: Point): Promise<void> {
-    sendInputs(pointerInputs([{ move: point }]));
+    this.settler.sent(sendInputs(pointerInputs([{ move: point }])));
     return Promise.resolve();
   }
   button(button: MouseButton, down: boolean): Promise<void> {
-    sendInputs(pointerInputs([{ button, down }]));
+    this.settler.sent(sendInputs(pointerInputs([{ button, down }])));
     if (down) this.#held.add(button);
     else this.#held.delete(button);
     return Promise.resolve();
@@ -42,14 +64,14 @@ export class SendInputPointer implements RawPointer {
       ...Array.from({ length: Math.abs(dy) }, () => ({ wheel: dy > 0 ? -1 : 1, horizontal: false })),
       ...Array.from({ length: Math.abs(dx) }, () => ({ wheel: dx > 0 ? 1 : -1, horizontal: true })),
     ];
-    if (events.length > 0) sendInputs(pointerInputs(events));
+    if (events.length > 0) this.settler.sent(sendInputs(pointerInputs(events)));
     return Promise.resolve();
   }
   async releaseAll(): Promise<void> {
     for (const button of [...this.#held]) await this.button(button, false);
   }
   async sync(): Promise<void> {
-    await settleForeground();
+    await this.settler.settle();
   }
   position(): Promise<Point | null> {
     const point = new Int32Array(2);
@@ -60,6 +82,7 @@ export class SendInputPointer implements RawPointer {
 /** The system keyboard. */
 export class SendInputKeyboard implements RawKeyboard {
   #held: { vk: number; extended: boolean }[] = [];
+  constructor(readonly settler: InputSettler) {}
 
   press(key: string, modifiers: readonly string[]): Promise<void> {
     const resolved = resolveKey(key);
@@ -86,7 +109,7 @@ export class SendInputKeyboard implements RawKeyboard {
       events.push({ vk: resolved.vk, extended, up: false }, { vk: resolved.vk, extended, up: true });
       for (const vk of [...held].reverse()) events.push({ vk, up: true });
     }
-    sendInputs(keyInputs(events));
+    this.settler.sent(sendInputs(keyInputs(events)));
     return Promise.resolve();
   }
 
@@ -94,7 +117,7 @@ export class SendInputKeyboard implements RawKeyboard {
     const resolved = resolveKey(key);
     if (resolved.kind === "text") return this.press(key, []);
     const extended = resolved.kind === "vk" && resolved.extended;
-    sendInputs(keyInputs([{ vk: resolved.vk, extended, up: false }]));
+    this.settler.sent(sendInputs(keyInputs([{ vk: resolved.vk, extended, up: false }])));
     this.#held.push({ vk: resolved.vk, extended });
     return Promise.resolve();
   }
@@ -105,7 +128,7 @@ export class SendInputKeyboard implements RawKeyboard {
     const index = this.#held.findIndex((h) => h.vk === resolved.vk);
     if (index < 0) return Promise.resolve();
     const [held] = this.#held.splice(index, 1);
-    sendInputs(keyInputs([{ vk: held.vk, extended: held.extended, up: true }]));
+    this.settler.sent(sendInputs(keyInputs([{ vk: held.vk, extended: held.extended, up: true }])));
     return Promise.resolve();
   }
 
@@ -129,18 +152,18 @@ export class SendInputKeyboard implements RawKeyboard {
           });
         }
       }
-      const sent = sendInputs(keyInputs(events));
+      const sent = this.settler.sent(sendInputs(keyInputs(events)));
       if (sent < events.length) break;
       delivered += part.length;
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
-    await settleForeground();
+    await this.settler.settle();
     return delivered;
   }
 
   async releaseAll(): Promise<void> {
     const held = this.#held.splice(0).reverse();
-    if (held.length > 0) sendInputs(keyInputs(held.map((h) => ({ ...h, up: true }))));
+    if (held.length > 0) this.settler.sent(sendInputs(keyInputs(held.map((h) => ({ ...h, up: true })))));
     await Promise.resolve();
   }
 }

@@ -19,7 +19,7 @@ import type {
 } from "../../types.ts";
 import { className, isAppWindow, topLevelAt, topLevelWindows, windowOwner } from "../win32/hwnd.ts";
 import { bringToForeground, foregroundWindow, restoreForeground, snapshotForeground } from "./foreground.ts";
-import { SendInputKeyboard, SendInputPointer } from "./global_input.ts";
+import { InputSettler, SendInputKeyboard, SendInputPointer } from "./global_input.ts";
 import { requireInputAllowed } from "./integrity.ts";
 import { PostedQueue } from "./post.ts";
 import { PostedKeyboard } from "./posted_keyboard.ts";
@@ -33,8 +33,9 @@ export class Win32Input implements InputBackend {
   readonly #queue = new PostedQueue();
   readonly #backgroundKeyboard = new PostedKeyboard(this.#queue);
   readonly #backgroundPointer = new PostedPointer(this.#queue, () => this.#backgroundKeyboard.modifierBits());
-  readonly #globalPointer = new SendInputPointer();
-  readonly #globalKeyboard = new SendInputKeyboard();
+  readonly #settler = new InputSettler();
+  readonly #globalPointer = new SendInputPointer(this.#settler);
+  readonly #globalKeyboard = new SendInputKeyboard(this.#settler);
   readonly #extraPointers = new Set<PostedPointer>();
 
   backgroundAvailable(): Promise<boolean> {
@@ -91,7 +92,8 @@ export class Win32Input implements InputBackend {
     } finally {
       await this.#globalKeyboard.releaseAll();
       await this.#globalPointer.releaseAll();
-      await this.#globalPointer.sync();
+      // The target handles everything sent before the previous window comes back.
+      await this.#settler.settle();
       await restoreForeground(snapshot);
     }
   }

@@ -1,0 +1,39 @@
+/**
+ * What a Windows catalog cell is: the same form as the Linux catalog's (tests/catalog/
+ * cell.ts): one tool, addressed one way, delivered one way, an oracle over state the
+ * app owns read through Win32, and the exact outcome expected.
+ *
+ * @module
+ */
+import type { Structured } from "../_helpers/in_process_driver.ts";
+import type { Addressing, Delivery, Expectation, OracleVerdict } from "../catalog/cell.ts";
+import type { WinWorld } from "./world.ts";
+
+/** One tool call. */
+export interface WinCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** Reads app-owned state through Win32 before and after a cell. */
+export interface WinOracle {
+  readonly says: string;
+  read(world: WinWorld): unknown | Promise<unknown>;
+  /** Compares the readings; observation cells also get the tool's result. */
+  judge(before: unknown, after: unknown, result: Structured): OracleVerdict;
+}
+
+/** One cell. */
+export interface WinCell {
+  id: string;
+  tool: string;
+  addressing: Addressing;
+  delivery: Delivery;
+  prepare?(world: WinWorld): Promise<void> | void;
+  calls(world: WinWorld): WinCall[] | Promise<WinCall[]>;
+  oracle: WinOracle;
+  expect: Expectation;
+  cleanup?(world: WinWorld): Promise<void> | void;
+}
+
+export type { OracleVerdict };

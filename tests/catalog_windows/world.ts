@@ -1,0 +1,170 @@
+/**
+ * The Windows catalog's desktop under Wine: notepad (the target) with its Find dialog,
+ * and a second notepad as the sentinel, which holds the foreground during background
+ * cells so that any keystroke or click that leaks shows up in its own text. Every
+ * reading here goes through Win32 from the test process, never through the driver.
+ *
+ * @module
+ */
+import { CONTROL_MSG, SWP, user32, WM } from "../../ffi/windows/user32.ts";
+import { bringToForeground, foregroundWindow } from "../../src/platform/windows/input/foreground.ts";
+import { InputSettler, SendInputKeyboard } from "../../src/platform/windows/input/global_input.ts";
+import {
+  className,
+  hwnd,
+  isAppWindow,
+  sendMessage,
+  setControlText,
+  windowRect,
+} from "../../src/platform/windows/win32/hwnd.ts";
+import type { TestDriver } from "../_helpers/in_process_driver.ts";
+import { checkOf, StockApp, textOf, waitFor, windowsOf } from "../windows/_win_apps.ts";
+
+/** EM_GETFIRSTVISIBLELINE and EM_SCROLLCARET. */
+const EM_GETFIRSTVISIBLELINE = 0x00ce;
+const EM_SCROLLCARET = 0x00b7;
+/** Where the target and the sentinel sit (the screen is 1280x1024). */
+export const NOTEPAD_FRAME = { x: 40, y: 40, width: 640, height: 480 };
+export const SENTINEL_FRAME = { x: 760, y: 560, width: 480, height: 400 };
+export const SENTINEL_TEXT = "sentinel: nothing may type here";
+
+/** What the desktop looks like to the user, read independently. */
+export interface DesktopReading {
+  foreground: number;
+  cursor: { x: number; y: number };
+  sentinelText: string;
+}
+
+/** The catalog's apps and Win32 readers. */
+export class WinWorld implements AsyncDisposable {
+  constructor(
+    readonly driver: TestDriver,
+    readonly notepad: StockApp,
+    readonly sentinel: StockApp,
+  ) {}
+
+  /** Starts both notepads, places them, and opens the Find dialog. */
+  static async start(driver: TestDriver): Promise<WinWorld> {
+    const notepad = await StockApp.start("notepad.exe", [], "Notepad");
+    const sentinel = await StockApp.start("notepad.exe", [], "Notepad");
+    const world = new WinWorld(driver, notepad, sentinel);
+    place(notepad.windowId, NOTEPAD_FRAME);
+    place(sentinel.windowId, SENTINEL_FRAME);
+    setControlText(world.sentinelEdit, SENTINEL_TEXT);
+    await world.openFind();
+    return world;
+  }
+
+  get edit(): number {
+    return this.notepad.control("Edit");
+  }
+  get sentinelEdit(): number {
+    return this.sentinel.control("Edit");
+  }
+
+  /** The Find dialog (opened by openFind). */
+  find = 0;
+
+  /** Opens notepad's Find dialog with Ctrl+F typed into notepad (SendInput, test-owned). */
+  async openFind(): Promise<number> {
+    const dialog = () => windowsOf(this.notepad.pid).find((w) => className(w) === "#32770" && isAppWindow(w));
+    const existing = dialog();
+    if (existing) return this.find = existing;
+    await bringToForeground(this.notepad.windowId);
+    const settler = new InputSettler();
+    await new SendInputKeyboard(settler).press("f", ["ctrl"]);
+    await settler.settle();
+    this.find = await waitFor("the Find dialog", dialog);
+    place(this.find, { x: 700, y: 60, width: 0, height: 0 }, true);
+    return this.find;
+  }
+
+  /** Closes the Find dialog and waits until it is gone. */
+  async closeFind(): Promise<void> {
+    const find = this.find;
+    sendMessage(find, WM.CLOSE, 0, 0);
+    await waitFor("the Find dialog to close", () => !user32.symbols.IsWindow(hwnd(find)));
+  }
+
+  /** A Find-dialog control by class and caption. */
+  findControl(cls: string, text?: RegExp): number {
+    return this.notepad.control(cls, text, this.find);
+  }
+
+  /** Makes the sentinel the foreground window (the user's own window in background cells). */
+  async frontSentinel(): Promise<void> {
+    if (foregroundWindow() !== this.sentinel.windowId) await bringToForeground(this.sentinel.windowId);
+  }
+
+  /** Puts the target back to a known state: empty edit, check boxes off, "Down" selected. */
+  async reset(): Promise<void> {
+    place(this.notepad.windowId, NOTEPAD_FRAME);
+    place(this.sentinel.windowId, SENTINEL_FRAME);
+    setControlText(this.edit, "");
+    setControlText(this.sentinelEdit, SENTINEL_TEXT);
+    if (!user32.symbols.IsWindow(hwnd(this.find))) await this.openFind();
+    const box = this.findControl("Button", /case/i);
+    if (checkOf(box) !== 0) sendMessage(box, CONTROL_MSG.BM_SETCHECK, 0, 0);
+    sendMessage(this.findControl("Button", /^&?Up$/i), CONTROL_MSG.BM_SETCHECK, 0, 0);
+    sendMessage(this.findControl("Button", /^&?Down$/i), CONTROL_MSG.BM_SETCHECK, 1, 0);
+    setControlText(this.findControl("Edit"), "");
+    await this.frontSentinel();
+  }
+
+  /** The independent desktop reading. */
+  readDesktop(): DesktopReading {
+    const point = new Int32Array(2);
+    user32.symbols.GetCursorPos(point);
+    return {
+      foreground: foregroundWindow(),
+      cursor: { x: point[0], y: point[1] },
+      sentinelText: textOf(this.sentinelEdit),
+    };
+  }
+
+  /** notepad's first visible line (EM_GETFIRSTVISIBLELINE). */
+  firstVisibleLine(): number {
+    return Number(sendMessage(this.edit, EM_GETFIRSTVISIBLELINE, 0, 0) ?? -1n);
+  }
+
+  /** The selection of notepad's edit (EM_GETSEL), as [start, end]. */
+  selection(): [number, number] {
+    const packed = Number(sendMessage(this.edit, CONTROL_MSG.EM_GETSEL, 0, 0) ?? 0n);
+    return [packed & 0xffff, (packed >>> 16) & 0xffff];
+  }
+
+  /** Sets notepad's text and puts the caret at its end, scrolled into view when asked (test-owned preparation). */
+  setText(text: string, scroll = false): void {
+    setControlText(this.edit, text);
+    sendMessage(this.edit, CONTROL_MSG.EM_SETSEL, text.length, text.length);
+    if (scroll) sendMessage(this.edit, EM_SCROLLCARET, 0, 0);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.find && user32.symbols.IsWindow(hwnd(this.find))) sendMessage(this.find, WM.CLOSE, 0, 0);
+    await this.notepad[Symbol.asyncDispose]();
+    await this.sentinel[Symbol.asyncDispose]();
+  }
+}
+
+/** SetWindowPos; a zero size keeps the size. */
+export function place(
+  windowId: number,
+  frame: { x: number; y: number; width: number; height: number },
+  keepSize = false,
+): void {
+  user32.symbols.SetWindowPos(
+    hwnd(windowId),
+    null,
+    frame.x,
+    frame.y,
+    frame.width,
+    frame.height,
+    SWP.NOZORDER | SWP.NOACTIVATE | (keepSize ? SWP.NOSIZE : 0),
+  );
+}
+
+/** The window's rectangle as the test reads it. */
+export function rectOf(windowId: number) {
+  return windowRect(windowId);
+}
