@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The Windows suite under Wine 10: builds the harness once, then runs the Windows `deno.exe` on it.
 #
-#   sh scripts/wine.sh [test] [deno test args...]   # build if missing, run tests/windows (the default)
+#   sh scripts/wine.sh [test]                        # build if missing, run tests/windows with deno.exe, then
+#                                                    # tests/wine_host (Linux clients of deno.exe under Wine)
+#   sh scripts/wine.sh test FILES...                 # only these Windows test files
+#   sh scripts/wine.sh host [FILES...]               # only the host-side tests (default tests/wine_host/)
 #   sh scripts/wine.sh run SCRIPT [ARGS...]          # build if missing, run one script with deno.exe (benchmarks)
 #   sh scripts/wine.sh build                         # only build (or check) the harness
 #   sh scripts/wine.sh exec PROGRAM [ARGS...]        # run one Windows program inside a running harness
@@ -149,6 +152,14 @@ fill_deno_dir() {
     src/main.ts $(ls tests/windows/*.ts 2>/dev/null)) || die "deno cache of the Windows tests failed"
 }
 
+# Runs Linux-side tests that drive deno.exe under Wine through `wine.sh exec` (the MCP SDK client over stdio).
+host_tests() {
+  local t=$SECONDS rc=0
+  (cd "$REPO" && CUA_WINE_EXEC="$REPO/scripts/wine.sh" DENO_NO_PACKAGE_JSON=1 "$HOST_DENO" test -A "$@") || rc=$?
+  log "host-side Wine tests: exit $rc in $((SECONDS - t)) s"
+  return "$rc"
+}
+
 cleanup() {
   local rc=$?
   if [ -n "${CUA_WINE_DISPLAY:-}" ] && [ -x "$ROOT/usr/bin/wineserver" ]; then
@@ -205,6 +216,11 @@ case "${1:-test}" in
     umount_all
     rm -rf "$CACHE"
     ;;
+  host)
+    shift
+    harness
+    host_tests "${@:-tests/wine_host/}"
+    ;;
   test | *)
     [ "${1:-}" = test ] && shift
     harness
@@ -214,6 +230,9 @@ case "${1:-test}" in
     rc=$?
     set -e
     log "Windows suite: exit $rc in $((SECONDS - t)) s"
+    if [ $# -eq 0 ]; then
+      host_tests tests/wine_host/ || rc=$?
+    fi
     exit "$rc"
     ;;
 esac
