@@ -6,7 +6,8 @@
  * 2. get_window_state of gtk3-widget-factory (tree + screenshot) vs a per-node libatspi walk.
  * 3. An MCP tools/call round trip over stdio.
  *
- * Writes bench/results.md and bench/results.json.
+ * Writes bench/results.md and bench/results.json. On Windows (and under Wine, through
+ * `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
  *     deno run -A scripts/bench.ts [--runs N]
  */
@@ -35,6 +36,12 @@ async function sample(runs: number, fn: () => Promise<unknown>): Promise<number[
   const out: number[] = [];
   for (let i = 0; i < runs; i++) out.push(await time(fn));
   return out;
+}
+
+if (Deno.build.os === "windows") {
+  const { windowsBench } = await import("./bench/windows.ts");
+  await windowsBench(RUNS);
+  Deno.exit(0);
 }
 
 const desktop = Deno.env.get("DISPLAY") ? null : await EmbeddedDesktop.start({ handleSignals: true });
