@@ -53,6 +53,15 @@ export const KERNEL32_SYMBOLS = {
   // DWORD WaitForSingleObject(HANDLE hHandle, DWORD dwMilliseconds)
   WaitForSingleObject: { parameters: ["pointer", "u32"], result: "u32", nonblocking: true },
 
+  // --- Job objects (programs that end with the driver)
+  // HANDLE CreateJobObjectW(LPSECURITY_ATTRIBUTES lpJobAttributes, LPCWSTR lpName)
+  CreateJobObjectW: { parameters: ["pointer", "pointer"], result: "pointer" },
+  // BOOL SetInformationJobObject(HANDLE hJob, JOBOBJECTINFOCLASS JobObjectInformationClass,
+  //   LPVOID lpJobObjectInformation, DWORD cbJobObjectInformationLength)
+  SetInformationJobObject: { parameters: ["pointer", "u32", "buffer", "u32"], result: "i32" },
+  // BOOL AssignProcessToJobObject(HANDLE hJob, HANDLE hProcess)
+  AssignProcessToJobObject: { parameters: ["pointer", "pointer"], result: "i32" },
+
   // --- Global memory (clipboard payloads)
   // HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes)
   GlobalAlloc: { parameters: ["u32", "usize"], result: "pointer" },
@@ -91,6 +100,15 @@ export const TH32CS_SNAPPROCESS = 0x00000002;
 export const INVALID_HANDLE_VALUE = -1n;
 /** WaitForSingleObject results and the infinite timeout. */
 export const WAIT = { OBJECT_0: 0, TIMEOUT: 0x102, FAILED: 0xffffffff, INFINITE: 0xffffffff } as const;
+/** JobObjectExtendedLimitInformation, its size (x64) and the kill-on-close flag at LimitFlags (offset 16). */
+export const JOB = {
+  EXTENDED_LIMIT_INFORMATION: 9,
+  EXTENDED_LIMIT_SIZE: 144,
+  LIMIT_FLAGS: 16,
+  KILL_ON_JOB_CLOSE: 0x2000,
+} as const;
+/** PROCESS_SET_QUOTA | PROCESS_TERMINATE, what AssignProcessToJobObject needs. */
+export const PROCESS_JOB_ACCESS = 0x0100 | 0x0001;
 /** GlobalAlloc flags. */
 export const GMEM_MOVEABLE = 0x0002;
 /** GetExitCodeProcess's value for a running process. */

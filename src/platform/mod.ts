@@ -7,7 +7,7 @@ import { createDarwinBackend, createDarwinSystemFacility } from "./darwin/mod.ts
 import { createLinuxBackend, createLinuxSystem, type DesktopMode } from "./linux/mod.ts";
 import type { Backend, SystemBackend } from "./types.ts";
 import { unsupportedSystem } from "./unsupported.ts";
-import { createWindowsBackend } from "./windows/mod.ts";
+import { createWindowsBackend, createWindowsSystem } from "./windows/mod.ts";
 
 export type { DesktopMode };
 
@@ -46,7 +46,7 @@ export function systemFor(os: typeof Deno.build.os = Deno.build.os): SystemBacke
     case "linux":
       return createLinuxSystem();
     case "windows":
-      return unsupportedSystem("windows", "Windows support (user32 + UI Automation through FFI) is planned");
+      return createWindowsSystem();
     default:
       return createDarwinSystemFacility();
   }

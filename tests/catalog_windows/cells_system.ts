@@ -107,7 +107,7 @@ export function systemCells(): WinCell[] {
           const w = state as WinWorld;
           const elements = result.elements as Structured[];
           const box = elements.find(is.matchCase),
-            down = elements.find((e) => e.role === "radio button" && /down/i.test(e.label));
+            down = elements.find((e) => e.role === "RadioButton" && /down/i.test(e.label));
           const edit = elements.find(is.edit);
           if (!box || !down || !edit) {
             return `elements ${JSON.stringify(elements.map((e) => [e.role, e.label]))}`;

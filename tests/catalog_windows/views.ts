@@ -59,6 +59,6 @@ export function findTarget(world: WinWorld): { pid: number; window_id: number } 
 /** Label matchers. */
 export const is = {
   matchCase: (e: Structured) => /match case/i.test(e.label),
-  up: (e: Structured) => e.role === "radio button" && /^up$/i.test(e.label),
-  edit: (e: Structured) => e.role === "text",
+  up: (e: Structured) => e.role === "RadioButton" && /^up$/i.test(e.label),
+  edit: (e: Structured) => e.role === "Edit",
 };

@@ -30,7 +30,7 @@ Deno.test({
     assert.equal(row.pid, notepad.pid);
     const state = await driver.ok("get_window_state", { pid: notepad.pid, window_id: notepad.windowId });
     console.log(state.tree_markdown ?? state.markdown ?? JSON.stringify(state).slice(0, 2000));
-    const edit = element(state, (e) => e.role === "text");
+    const edit = element(state, (e) => e.role === "Edit");
     assert.ok(edit.element_token, "the edit has a token");
     const rect = windowRect(notepad.control("Edit"))!;
     assert.deepEqual(edit.frame ? [edit.frame.w, edit.frame.h] : null, [rect.width, rect.height]);
@@ -44,7 +44,7 @@ Deno.test({
     await using driver = await startTestDriver();
     await using notepad = await StockApp.start("notepad.exe", [], "Notepad");
     const state = await driver.ok("get_window_state", { pid: notepad.pid, window_id: notepad.windowId });
-    const edit = element(state, (e) => e.role === "text");
+    const edit = element(state, (e) => e.role === "Edit");
     const text = "Grüße, мир, 世界 🎉";
     const result = await driver.ok("type_text", {
       pid: notepad.pid,

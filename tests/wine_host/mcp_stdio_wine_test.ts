@@ -75,7 +75,7 @@ Deno.test({
       const image = (state.content as Content).find((part) => part.type === "image");
       assert.equal(image?.mimeType, "image/png");
       const edit = ((state.structuredContent as Structured).elements as Structured[]).find((e) =>
-        e.role === "text"
+        e.role === "Edit"
       );
       assert.ok(edit, "the edit is an element");
       const text = "MCP → Wine ✓ 日本";

@@ -14,6 +14,7 @@ import { windowsHealth } from "./health.ts";
 import { Win32Input } from "./input/mod.ts";
 import { windowsPermissions } from "./permissions.ts";
 import { systemDescription } from "./system_info.ts";
+import { createWindowsSystem } from "./system.ts";
 import { Win32Clipboard } from "./win32/clipboard.ts";
 import { Win32Screen } from "./win32/screen.ts";
 import { Win32Windows } from "./win32/windows.ts";
@@ -51,6 +52,7 @@ export function createWindowsBackend(options: WindowsBackendOptions = {}): Backe
     accessibility,
     clipboard,
     input,
+    system: createWindowsSystem(),
     agentCursor: NO_CURSOR,
     permissions(): Promise<PermissionCheck[]> {
       return windowsPermissions(accessibility, clipboard);
@@ -69,3 +71,5 @@ export function createWindowsBackend(options: WindowsBackendOptions = {}): Backe
     },
   };
 }
+
+export { createWindowsSystem } from "./system.ts";

@@ -18,7 +18,7 @@ import { currentPattern } from "../../../../ffi/windows/uia_patterns.ts";
 import { accessibleFromWindow, OBJID } from "../../../../ffi/windows/oleacc.ts";
 import { CONTROL_MSG, MK, user32, WM } from "../../../../ffi/windows/user32.ts";
 import { handle } from "../../../../ffi/windows/_win.ts";
-import type { ElementState, Rect, ValueRange } from "../../types.ts";
+import { AxRole, type ElementState, type Rect, type ValueRange } from "../../types.ts";
 import { focusedControl } from "../input/posted_keyboard.ts";
 import type { PostedQueue } from "../input/post.ts";
 import {
@@ -228,7 +228,7 @@ export class ElementOps {
 
   setValue(ref: WindowsRef, value: number): void {
     this.#live(ref);
-    if (ref.kind === "hwnd" && ref.role === "slider") {
+    if (ref.kind === "hwnd" && ref.role === AxRole.Slider) {
       sendMessage(ref.hwnd, CONTROL_MSG.TBM_SETPOS, 1, Math.round(value));
       // Tell the owner the thumb moved, as dragging it would (TB_THUMBPOSITION, then TB_ENDTRACK).
       const parent = user32.symbols.GetParent(hwnd(ref.hwnd));
@@ -301,7 +301,7 @@ function hung(ref: WindowsRef): DriverError {
 }
 
 function noValue(ref: WindowsRef): DriverError {
-  return new DriverError("invalid_arguments", `The ${ref.role} has no numeric value`, {
+  return new DriverError("invalid_arguments", `The ${ref.role.replaceAll("_", " ")} has no numeric value`, {
     field: "value",
     hint: "set_value takes a number only for sliders, spin buttons and progress bars",
   });

@@ -14,7 +14,14 @@
 import { handle, handleValue } from "../../../../ffi/windows/_win.ts";
 import { accessibleFromWindow, OBJID } from "../../../../ffi/windows/oleacc.ts";
 import { CONTROL_MSG, GW, user32 } from "../../../../ffi/windows/user32.ts";
-import type { AxNode, AxSnapshotOptions, AxTree, Rect } from "../../types.ts";
+import {
+  AxInterface,
+  type AxNode,
+  AxRole,
+  type AxSnapshotOptions,
+  type AxTree,
+  type Rect,
+} from "../../types.ts";
 import { focusedControl } from "../input/posted_keyboard.ts";
 import {
   className,
@@ -28,7 +35,7 @@ import {
 } from "../win32/hwnd.ts";
 import { appendMenuBar } from "./menu.ts";
 import type { HwndRef } from "./refs.ts";
-import { classRole, CLICKABLE_ROLES, msaaRole, TEXT_ROLES, TOGGLE_ROLES } from "./roles.ts";
+import { classRole, CLICKABLE_ROLES, msaaRole, TEXT_ROLES, TOGGLE_ROLES, type WindowsRole } from "./roles.ts";
 import { elementState } from "./states.ts";
 import { stripMnemonic } from "./text.ts";
 
@@ -73,20 +80,22 @@ export function msaaFacts(windowId: number): MsaaFacts {
   }
 }
 
-/** The role of a control: MSAA's when it is specific, else from its class and style. */
-export function controlRole(windowId: number, msaaRoleNumber: number | null): string {
+const GENERIC = new Set<AxRole>([AxRole.Group, AxRole.Other, AxRole.Window, AxRole.Pane]);
+
+/** The role of a control: MSAA's when it is specific, else from its class and style, else a pane. */
+export function controlRole(windowId: number, msaaRoleNumber: number | null): WindowsRole {
   const fromClass = classRole(className(windowId), style(windowId));
-  if (msaaRoleNumber === null) return fromClass;
-  const fromMsaa = msaaRole(msaaRoleNumber);
-  return fromMsaa === "panel" || fromMsaa === "unknown" || fromMsaa === "frame" ? fromClass : fromMsaa;
+  const fromMsaa = msaaRoleNumber === null ? null : msaaRole(msaaRoleNumber);
+  if (fromMsaa && !GENERIC.has(fromMsaa.role)) return fromMsaa;
+  return fromClass ?? fromMsaa ?? { role: AxRole.Group, platformRole: "Pane" };
 }
 
 /** A slider's or progress bar's position and range, through its messages. */
 export function rangeOf(
   windowId: number,
-  role: string,
+  role: AxRole,
 ): { current: number; min: number; max: number } | null {
-  if (role === "slider") {
+  if (role === AxRole.Slider) {
     const current = sendMessage(windowId, CONTROL_MSG.TBM_GETPOS, 0, 0);
     const min = sendMessage(windowId, CONTROL_MSG.TBM_GETRANGEMIN, 0, 0);
     const max = sendMessage(windowId, CONTROL_MSG.TBM_GETRANGEMAX, 0, 0);
@@ -108,8 +117,8 @@ function describeControl(
   focus: number,
 ): AxNode {
   const msaa = msaaFacts(windowId);
-  const role = controlRole(windowId, msaa.role);
-  const text = TEXT_ROLES.has(role) || role === "label" || CLICKABLE_ROLES.has(role)
+  const { role, platformRole } = controlRole(windowId, msaa.role);
+  const text = TEXT_ROLES.has(role) || role === AxRole.Label || CLICKABLE_ROLES.has(role)
     ? controlText(windowId) ?? ""
     : "";
   const toggle = TOGGLE_ROLES.has(role);
@@ -128,14 +137,15 @@ function describeControl(
     ? stripMnemonic(msaa.name || label)
     : stripMnemonic(msaa.name || text || windowTitle(windowId));
   const value = isText ? text.slice(0, MAX_VALUE) : range ? String(range.current) : (msaa.value || null);
-  const interfaces = ["component"];
-  if (isText) interfaces.push("text", ...(state.editable ? ["editable_text"] : []));
-  if (range) interfaces.push("value");
+  const interfaces: AxInterface[] = [AxInterface.Component];
+  if (isText) interfaces.push(AxInterface.Text, ...(state.editable ? [AxInterface.EditableText] : []));
+  if (range) interfaces.push(AxInterface.Value);
   const actions = CLICKABLE_ROLES.has(role) ? ["click"] : [];
-  if (actions.length) interfaces.push("action");
+  if (actions.length) interfaces.push(AxInterface.Action);
   const ref: HwndRef = { kind: "hwnd", hwnd: windowId, role };
   return {
     role,
+    platformRole,
     name,
     description: "",
     value,
@@ -157,10 +167,13 @@ function describeControl(
 /** Builds the tree of `windowId` from its child windows and menu bar. */
 export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
   const nodes: AxNode[] = [];
-  const rootRole = classRole(className(windowId), style(windowId)) === "dialog" ? "dialog" : "frame";
+  const rootRole = classRole(className(windowId), style(windowId))?.role === AxRole.Dialog
+    ? AxRole.Dialog
+    : AxRole.Window;
   const frame: Rect | null = visibleFrame(windowId);
   nodes.push({
     role: rootRole,
+    platformRole: "Window",
     name: windowTitle(windowId),
     description: "",
     value: null,
@@ -173,7 +186,7 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
     editable: false,
     focusable: true,
     actions: [],
-    interfaces: ["component"],
+    interfaces: [AxInterface.Component],
     frame,
     ref: { kind: "hwnd", hwnd: windowId, role: rootRole } satisfies HwndRef,
   });
@@ -197,7 +210,7 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
       const index = nodes.length;
       const node = describeControl(child, depth, parentIndex, label, focus);
       nodes.push(node);
-      label = node.role === "label" ? node.name : "";
+      label = node.role === AxRole.Label ? node.name : "";
       walk(child, index, depth + 1);
     }
   };

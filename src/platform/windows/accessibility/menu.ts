@@ -9,7 +9,7 @@
  */
 import { fromWide, handle, readRect, rectBuffer, wideBuffer } from "../../../../ffi/windows/_win.ts";
 import { MF, user32, WM_COMMAND } from "../../../../ffi/windows/user32.ts";
-import type { AxNode, Rect } from "../../types.ts";
+import { AxInterface, type AxNode, AxRole, type Rect } from "../../types.ts";
 import { hwnd } from "../win32/hwnd.ts";
 import type { MenuRef } from "./refs.ts";
 import { stripMnemonic } from "./text.ts";
@@ -47,7 +47,7 @@ export function appendMenuBar(
   const start = nodes.length;
   nodes.push(
     menuNode({
-      role: "menu bar",
+      role: AxRole.MenuBar,
       name: "",
       depth,
       parent,
@@ -77,7 +77,7 @@ export function appendMenuBar(
         hwnd: windowId,
         path: itemPath,
         command: command === 0xffffffff ? 0 : command,
-        role: "menu item",
+        role: AxRole.MenuItem,
       };
       let frame: Rect | null = null;
       if (showing) {
@@ -89,7 +89,7 @@ export function appendMenuBar(
       }
       const index = nodes.length;
       nodes.push(menuNode({
-        role: sub ? "menu" : "menu item",
+        role: sub ? AxRole.Menu : AxRole.MenuItem,
         name: itemText(menu, position),
         depth: level,
         parent: parentIndex,
@@ -98,7 +98,7 @@ export function appendMenuBar(
         enabled: (state & (MF.GRAYED | MF.DISABLED)) === 0,
         checked: (state & MF.CHECKED) !== 0,
         actions: ref.command ? ["click"] : [],
-        ref: { ...ref, role: sub ? "menu" : "menu item" },
+        ref: { ...ref, role: sub ? AxRole.Menu : AxRole.MenuItem },
       }));
       if (sub) walk(sub, itemPath, index, level + 1, false);
     }
@@ -106,13 +106,13 @@ export function appendMenuBar(
   walk(bar, [], start, depth + 1, true);
   nodes[start] = {
     ...nodes[start],
-    ref: { kind: "menu", hwnd: windowId, path: [], command: 0, role: "menu bar" },
+    ref: { kind: "menu", hwnd: windowId, path: [], command: 0, role: AxRole.MenuBar },
   };
   return nodes.length - start;
 }
 
 function menuNode(fields: {
-  role: string;
+  role: AxRole;
   name: string;
   depth: number;
   parent: number;
@@ -125,6 +125,8 @@ function menuNode(fields: {
 }): AxNode {
   return {
     role: fields.role,
+    platformRole: { [AxRole.MenuBar]: "MenuBar", [AxRole.Menu]: "MenuItem" }[fields.role as string] ??
+      "MenuItem",
     name: fields.name,
     description: "",
     value: null,
@@ -137,7 +139,7 @@ function menuNode(fields: {
     editable: false,
     focusable: false,
     actions: fields.actions,
-    interfaces: fields.frame ? ["action", "component"] : ["action"],
+    interfaces: fields.frame ? [AxInterface.Action, AxInterface.Component] : [AxInterface.Action],
     frame: fields.frame,
     ref: fields.ref,
   };

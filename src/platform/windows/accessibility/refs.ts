@@ -7,12 +7,13 @@
  * @module
  */
 import { DriverError } from "../../../core/errors.ts";
+import type { AxRole } from "../../types.ts";
 
 /** A standard control (its own HWND), acted on with window messages and MSAA. */
 export interface HwndRef {
   kind: "hwnd";
   hwnd: number;
-  role: string;
+  role: AxRole;
 }
 
 /** A menu item of a window's menu bar (or one of its submenus). */
@@ -24,7 +25,7 @@ export interface MenuRef {
   path: number[];
   /** The command id, 0 for an item that opens a submenu. */
   command: number;
-  role: string;
+  role: AxRole;
 }
 
 /** A UI Automation element, held by the back end until the next snapshot of its window. */
@@ -32,7 +33,7 @@ export interface UiaRef {
   kind: "uia";
   hwnd: number;
   key: string;
-  role: string;
+  role: AxRole;
 }
 
 /** Every kind of element handle. */
@@ -64,7 +65,7 @@ export function asRef(ref: unknown): WindowsRef {
 export function staleElement(ref: WindowsRef): DriverError {
   return new DriverError(
     "stale_element_token",
-    `The ${ref.role} is gone (window ${ref.hwnd} no longer exists)`,
+    `The ${ref.role.replaceAll("_", " ")} is gone (window ${ref.hwnd} no longer exists)`,
     {
       hint: "call get_window_state to refresh element tokens",
     },

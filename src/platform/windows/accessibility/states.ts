@@ -5,7 +5,7 @@
  * @module
  */
 import { STATE_SYSTEM } from "../../../../ffi/windows/oleacc.ts";
-import type { ElementState } from "../../types.ts";
+import { AxRole, type ElementState } from "../../types.ts";
 import { TEXT_ROLES, TOGGLE_ROLES } from "./roles.ts";
 
 const NAMES: [number, string][] = [
@@ -31,7 +31,7 @@ const NAMES: [number, string][] = [
 
 /** What the state bits and the control say about one element. */
 export interface StateFacts {
-  role: string;
+  role: AxRole;
   /** STATE_SYSTEM bits (0 when MSAA did not answer). */
   bits: number;
   /** The window is enabled (IsWindowEnabled), when it is a window. */
@@ -54,7 +54,7 @@ export function elementState(facts: StateFacts): ElementState {
   const toggleable = TOGGLE_ROLES.has(role);
   const checked = facts.check !== undefined ? facts.check === 1 : (bits & STATE_SYSTEM.CHECKED) !== 0;
   const focused = facts.hasFocus ?? (bits & STATE_SYSTEM.FOCUSED) !== 0;
-  const editable = TEXT_ROLES.has(role) && (bits & STATE_SYSTEM.READONLY) === 0 && role !== "combo box";
+  const editable = TEXT_ROLES.has(role) && (bits & STATE_SYSTEM.READONLY) === 0;
   const focusable = (bits & STATE_SYSTEM.FOCUSABLE) !== 0 || editable || toggleable;
   const extra = [
     enabled ? "enabled" : "disabled",
@@ -74,6 +74,7 @@ export function elementState(facts: StateFacts): ElementState {
     visible,
     editable,
     checked,
+    checkable: toggleable && role !== AxRole.RadioButton,
     selected: (bits & STATE_SYSTEM.SELECTED) !== 0 || (toggleable && checked),
     toggleable,
     names: [...new Set([...names, ...extra])],

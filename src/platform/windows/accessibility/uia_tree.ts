@@ -12,7 +12,7 @@
  */
 import type { VariantValue } from "../../../../ffi/windows/com.ts";
 import { PropertyId } from "../../../../ffi/windows/uia.ts";
-import type { AxNode, AxSnapshotOptions, AxTree, Rect } from "../../types.ts";
+import { AxInterface, type AxNode, type AxSnapshotOptions, type AxTree, type Rect } from "../../types.ts";
 import type { UiaRef } from "./refs.ts";
 import { TOGGLE_ROLES, uiaRole } from "./roles.ts";
 
@@ -110,7 +110,7 @@ function describe(
   register: (key: string, element: CachedElement) => void,
 ): AxNode {
   const p = (id: number) => element.property(id);
-  const role = uiaRole(number(p(PropertyId.ControlType)) ?? 0);
+  const { role, platformRole } = uiaRole(number(p(PropertyId.ControlType)) ?? 0);
   const has = (id: number) => bool(p(id)) === true;
   const actions: string[] = [];
   if (has(PropertyId.IsInvokePatternAvailable)) actions.push("invoke");
@@ -120,14 +120,14 @@ function describe(
     const state = number(p(PropertyId.ExpandCollapseState));
     if (state !== 3) actions.push(state === 1 ? "collapse" : "expand");
   }
-  const interfaces = ["component"];
+  const interfaces: AxInterface[] = [AxInterface.Component];
   const valuePattern = has(PropertyId.IsValuePatternAvailable);
   const readOnly = bool(p(PropertyId.ValueIsReadOnly)) !== false;
   const editable = valuePattern && !readOnly;
-  if (valuePattern || has(PropertyId.IsTextPatternAvailable)) interfaces.push("text");
-  if (editable) interfaces.push("editable_text");
-  if (has(PropertyId.IsRangeValuePatternAvailable)) interfaces.push("value");
-  if (actions.length) interfaces.push("action");
+  if (valuePattern || has(PropertyId.IsTextPatternAvailable)) interfaces.push(AxInterface.Text);
+  if (editable) interfaces.push(AxInterface.EditableText);
+  if (has(PropertyId.IsRangeValuePatternAvailable)) interfaces.push(AxInterface.Value);
+  if (actions.length) interfaces.push(AxInterface.Action);
   const toggle = number(p(PropertyId.ToggleState));
   const selected = bool(p(PropertyId.SelectionItemIsSelected));
   const range = number(p(PropertyId.RangeValueValue));
@@ -137,6 +137,7 @@ function describe(
   const ref: UiaRef = { kind: "uia", hwnd: windowId, key, role };
   return {
     role,
+    platformRole,
     name: text(p(PropertyId.Name)),
     description: text(p(PropertyId.HelpText)),
     value,

@@ -31,14 +31,14 @@ Deno.test("buildUiaTree turns Notepad's cached subtree into roles, names, frames
   const tree = buildUiaTree(new RecordedElement(recordings.notepad), 4242, OPTIONS, (k, e) => keys.set(k, e));
   assert.equal(tree.truncated, false);
   assert.equal(tree.error, null);
-  const rows = tree.nodes.map((n) => [n.depth, n.role, n.name]);
+  const rows = tree.nodes.map((n) => [n.depth, n.role, n.platformRole, n.name]);
   assert.deepEqual(rows.slice(0, 6), [
-    [0, "frame", "Untitled - Notepad"],
-    [1, "title bar", ""],
-    [2, "push button", "Minimize"],
-    [2, "push button", "Maximize"],
-    [2, "push button", "Close"],
-    [1, "menu bar", "Application"],
+    [0, "window", "Window", "Untitled - Notepad"],
+    [1, "title_bar", "TitleBar", ""],
+    [2, "button", "Button", "Minimize"],
+    [2, "button", "Button", "Maximize"],
+    [2, "button", "Button", "Close"],
+    [1, "menu_bar", "MenuBar", "Application"],
   ]);
   for (const [i, node] of tree.nodes.entries()) {
     if (i === 0) assert.equal(node.parent, -1);
@@ -48,21 +48,21 @@ Deno.test("buildUiaTree turns Notepad's cached subtree into roles, names, frames
     }
   }
   const edit = tree.nodes.find((n) => n.name === "Text Editor")!;
-  assert.equal(edit.role, "text");
+  assert.deepEqual([edit.role, edit.platformRole], ["text_field", "Edit"]);
   assert.equal(edit.value, "hello world");
   assert.equal(edit.editable, true);
   assert.equal(edit.focused, true);
   assert.deepEqual(edit.interfaces, ["component", "text", "editable_text"]);
   assert.deepEqual(edit.frame, { x: 108, y: 150, width: 784, height: 520 });
   const file = tree.nodes.find((n) => n.name === "File")!;
-  assert.deepEqual([file.role, file.actions], ["menu item", ["expand"]]);
+  assert.deepEqual([file.role, file.actions], ["menu_item", ["expand"]]);
   const close = tree.nodes.find((n) => n.name === "Close")!;
   assert.deepEqual(close.actions, ["invoke"]);
   assert.deepEqual(close.ref, {
     kind: "uia",
     hwnd: 4242,
     key: `4242:${tree.nodes.indexOf(close)}`,
-    role: "push button",
+    role: "button",
   });
   assert.equal(keys.size, tree.nodes.length, "every node's element is registered under its key");
 });
@@ -71,12 +71,12 @@ Deno.test("buildUiaTree reads toggle, selection, range and offscreen state from 
   const tree = buildUiaTree(new RecordedElement(recordings.find), 7, OPTIONS, () => {});
   const by = (name: string) => tree.nodes.find((n) => n.name === name)!;
   assert.deepEqual([by("Match case").role, by("Match case").selected, by("Match case").actions], [
-    "check box",
+    "check_box",
     true,
     ["toggle"],
   ]);
   assert.equal(by("Wrap around").selected, false);
-  assert.deepEqual([by("Down").role, by("Down").selected, by("Down").actions], ["radio button", true, [
+  assert.deepEqual([by("Down").role, by("Down").selected, by("Down").actions], ["radio_button", true, [
     "select",
   ]]);
   assert.equal(by("Up").selected, false);

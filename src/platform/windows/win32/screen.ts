@@ -15,9 +15,17 @@ import {
   ENUM_CURRENT_SETTINGS,
   MONITORINFOEXW,
   MONITORINFOF_PRIMARY,
+  SM,
   user32,
 } from "../../../../ffi/windows/user32.ts";
-import type { CursorPosition, DisplayInfo, RawImage, Rect, ScreenBackend } from "../../types.ts";
+import type {
+  CursorPosition,
+  DisplayInfo,
+  RawImage,
+  Rect,
+  ScreenBackend,
+  ScreenRecordingSource,
+} from "../../types.ts";
 import { captureScreenRect, printWindow } from "./capture.ts";
 import { isWindow, topLevelAt, visibleFrame } from "./hwnd.ts";
 
@@ -46,6 +54,35 @@ export class Win32Screen implements ScreenBackend {
       });
     }
     return Promise.resolve(captureOrThrow(display.bounds));
+  }
+
+  /** ffmpeg's gdigrab over the virtual screen (every monitor), cropped to even sizes for yuv420p. */
+  recordingSource(options: { frameRate: number; drawCursor: boolean }): Promise<ScreenRecordingSource> {
+    const left = user32.symbols.GetSystemMetrics(SM.XVIRTUALSCREEN);
+    const top = user32.symbols.GetSystemMetrics(SM.YVIRTUALSCREEN);
+    const fullWidth = user32.symbols.GetSystemMetrics(SM.CXVIRTUALSCREEN);
+    const fullHeight = user32.symbols.GetSystemMetrics(SM.CYVIRTUALSCREEN);
+    const width = fullWidth - (fullWidth % 2), height = fullHeight - (fullHeight % 2);
+    return Promise.resolve({
+      ffmpegInput: [
+        "-f",
+        "gdigrab",
+        "-framerate",
+        String(options.frameRate),
+        "-draw_mouse",
+        options.drawCursor ? "1" : "0",
+        "-offset_x",
+        String(left),
+        "-offset_y",
+        String(top),
+        "-video_size",
+        `${width}x${height}`,
+        "-i",
+        "desktop",
+      ],
+      width,
+      height,
+    });
   }
 
   captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {

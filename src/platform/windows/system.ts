@@ -1,0 +1,106 @@
+/**
+ * The Windows {@linkcode SystemBackend}: programs through Deno.Command (with a job object
+ * for programs that end with the driver), PATH + PATHEXT lookup, kernel32 for processes,
+ * iphlpapi for TCP listeners, named pipes for the daemon.
+ *
+ * @module
+ */
+import {
+  AF,
+  ERROR_INSUFFICIENT_BUFFER,
+  iphlpapi,
+  TCP_ROW,
+  TCP_TABLE_OWNER_PID_LISTENER,
+} from "../../../ffi/windows/iphlpapi.ts";
+import { kernel32 } from "../../../ffi/windows/kernel32.ts";
+import type { DirectoryClass, SystemBackend } from "../types.ts";
+import { INTEGRITY } from "../../../ffi/windows/advapi32.ts";
+import { processIntegrity } from "./input/integrity.ts";
+import { findOnPath } from "./launch.ts";
+import { NamedPipes, windowsCacheDir } from "./pipes.ts";
+import { windowsRun, windowsSpawn } from "./process.ts";
+import { processImagePath } from "./processes.ts";
+
+/** Pids listening on `port` (IPv4 and IPv6) from the extended TCP tables. */
+function listenerPids(port: number): number[] | null {
+  if (!iphlpapi.available()) return null;
+  const pids: number[] = [];
+  for (const [family, row] of [[AF.INET, TCP_ROW.v4], [AF.INET6, TCP_ROW.v6]] as const) {
+    let size = new Uint32Array([16 * 1024]);
+    let table = new Uint8Array(size[0]);
+    let status = iphlpapi.symbols.GetExtendedTcpTable(
+      table,
+      size,
+      0,
+      family,
+      TCP_TABLE_OWNER_PID_LISTENER,
+      0,
+    );
+    if (status === ERROR_INSUFFICIENT_BUFFER) {
+      table = new Uint8Array(size[0]);
+      size = new Uint32Array([table.length]);
+      status = iphlpapi.symbols.GetExtendedTcpTable(table, size, 0, family, TCP_TABLE_OWNER_PID_LISTENER, 0);
+    }
+    if (status !== 0) continue;
+    const view = new DataView(table.buffer);
+    const count = view.getUint32(0, true);
+    for (let i = 0; i < count; i++) {
+      const offset = 4 + i * row.size;
+      const networkPort = view.getUint32(offset + row.port, true) & 0xffff;
+      const hostPort = ((networkPort & 0xff) << 8) | (networkPort >> 8);
+      if (hostPort === port) pids.push(view.getUint32(offset + row.pid, true));
+    }
+  }
+  return pids;
+}
+
+/** How the driver treats a directory: the Windows tree and Program Files are system; drive roots and Users are shared. */
+export function classifyWindowsDirectory(
+  path: string,
+  env: (n: string) => string | undefined = (n) => Deno.env.get(n),
+): DirectoryClass {
+  const normal = path.replace(/\//g, "\\").replace(/\\+$/, "").toLowerCase();
+  const system = [
+    env("SystemRoot") ?? "C:\\Windows",
+    env("ProgramFiles") ?? "C:\\Program Files",
+    env("ProgramFiles(x86)") ?? "C:\\Program Files (x86)",
+  ]
+    .map((p) => p.toLowerCase().replace(/\\+$/, ""));
+  if (system.some((root) => normal === root || normal.startsWith(`${root}\\`))) return "system";
+  const users = (env("SystemDrive") ?? "C:") + "\\users";
+  if (
+    /^[a-z]:$/.test(normal) || normal === users.toLowerCase() ||
+    normal === (env("PUBLIC") ?? "").toLowerCase()
+  ) {
+    return "shared_root";
+  }
+  return "other";
+}
+
+/** Creates the Windows system facility. Opens nothing until used: usable without a desktop. */
+export function createWindowsSystem(): SystemBackend {
+  return {
+    findExecutable: (name, searchPath) =>
+      Promise.resolve(
+        findOnPath(name, (n) =>
+          n.toUpperCase() === "PATH" && searchPath !== undefined ? searchPath : Deno.env.get(n)),
+      ),
+    run: windowsRun,
+    spawn: windowsSpawn,
+    processExecutable: (pid) => Promise.resolve(processImagePath(pid)),
+    // Reading another process's command line needs its PEB (NtQueryInformationProcess): not done yet.
+    processCommandLine: () => Promise.resolve(null),
+    ownsTcpListener: (pid, port) => {
+      const pids = listenerPids(port);
+      return Promise.resolve(pids === null ? null : pids.includes(pid));
+    },
+    isElevated: () => (processIntegrity(Deno.pid) ?? 0) >= INTEGRITY.HIGH,
+    // File owners need GetNamedSecurityInfo and SID comparison: not done yet, so the OS "does not say".
+    ownedByUser: () => Promise.resolve(null),
+    classifyDirectory: (path) => classifyWindowsDirectory(path),
+    cacheDir: windowsCacheDir,
+    monotonicMs: () => Number(kernel32.symbols.GetTickCount64()),
+    packages: null,
+    sockets: new NamedPipes(),
+  };
+}
