@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { asDriverError } from "../../core/errors.ts";
+import { runHealthProbes } from "../../core/health_probes.ts";
 import type { HealthCheck, InputBackend } from "../types.ts";
 import type { AtspiAccessibility } from "./atspi/mod.ts";
 import { probeAtspi } from "./probe_atspi.ts";
@@ -38,21 +38,8 @@ const PROBES: Record<string, Probe> = {
 };
 
 /** Runs the named checks (unknown names are ignored), in the order asked, concurrently. */
-export async function linuxHealth(deps: LinuxHealthDeps, names: readonly string[]): Promise<HealthCheck[]> {
-  const wanted = names.filter((name) => name in PROBES);
-  return await Promise.all(wanted.map(async (name) => {
-    try {
-      return await PROBES[name](deps);
-    } catch (error) {
-      const driverError = asDriverError(error);
-      return {
-        name,
-        status: "fail" as const,
-        message: driverError.message,
-        ...(driverError.data.hint ? { hint: String(driverError.data.hint) } : {}),
-      };
-    }
-  }));
+export function linuxHealth(deps: LinuxHealthDeps, names: readonly string[]): Promise<HealthCheck[]> {
+  return runHealthProbes(PROBES, deps, names);
 }
 
 async function displayCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { asDriverError } from "../../core/errors.ts";
+import { runHealthProbes } from "../../core/health_probes.ts";
 import type { HealthCheck, ScreenBackend } from "../types.ts";
 import type { Win32Accessibility } from "./accessibility/mod.ts";
 import { foregroundWindow } from "./input/foreground.ts";
@@ -75,22 +75,6 @@ const PROBES: Record<string, (deps: WindowsHealthDeps) => Promise<HealthCheck>> 
 };
 
 /** Runs the named checks (unknown names are ignored), in the order asked. */
-export async function windowsHealth(
-  deps: WindowsHealthDeps,
-  names: readonly string[],
-): Promise<HealthCheck[]> {
-  const wanted = names.filter((name) => name in PROBES);
-  return await Promise.all(wanted.map(async (name) => {
-    try {
-      return await PROBES[name](deps);
-    } catch (error) {
-      const driverError = asDriverError(error);
-      return {
-        name,
-        status: "fail" as const,
-        message: driverError.message,
-        ...(driverError.data.hint ? { hint: String(driverError.data.hint) } : {}),
-      };
-    }
-  }));
+export function windowsHealth(deps: WindowsHealthDeps, names: readonly string[]): Promise<HealthCheck[]> {
+  return runHealthProbes(PROBES, deps, names);
 }

@@ -182,8 +182,8 @@ export function ownerOf(windowId: number): number {
   return handleValue(user32.symbols.GetWindow(hwnd(windowId), GW.OWNER));
 }
 
-/** Top-level windows, front (top of the z-order) first. */
-export function topLevelWindows(): number[] {
+/** Collects the windows an EnumWindows-style call reports through its callback. */
+function collect(enumerate: (callback: Deno.PointerObject) => void): number[] {
   const out: number[] = [];
   const callback = new Deno.UnsafeCallback(
     { parameters: ["pointer", "isize"], result: "i32" } as const,
@@ -193,29 +193,21 @@ export function topLevelWindows(): number[] {
     },
   );
   try {
-    user32.symbols.EnumWindows(callback.pointer, 0n);
+    enumerate(callback.pointer);
   } finally {
     callback.close();
   }
   return out;
 }
 
+/** Top-level windows, front (top of the z-order) first. */
+export function topLevelWindows(): number[] {
+  return collect((callback) => user32.symbols.EnumWindows(callback, 0n));
+}
+
 /** Every descendant window of `windowId` (EnumChildWindows order: depth first, z-order). */
 export function descendantWindows(windowId: number): number[] {
-  const out: number[] = [];
-  const callback = new Deno.UnsafeCallback(
-    { parameters: ["pointer", "isize"], result: "i32" } as const,
-    (window) => {
-      out.push(handleValue(window));
-      return 1;
-    },
-  );
-  try {
-    user32.symbols.EnumChildWindows(hwnd(windowId), callback.pointer, 0n);
-  } finally {
-    callback.close();
-  }
-  return out;
+  return collect((callback) => user32.symbols.EnumChildWindows(hwnd(windowId), callback, 0n));
 }
 
 /** The parent of a child window (0 for a top-level window). */
