@@ -169,6 +169,10 @@ export const USER32_SYMBOLS = {
   // BOOL GetMenuItemRect(HWND hWnd, HMENU hMenu, UINT uItem, LPRECT lprcItem)
   GetMenuItemRect: { parameters: ["pointer", "pointer", "u32", "buffer"], result: "i32" },
 
+  // --- Scroll bars
+  // BOOL GetScrollInfo(HWND hwnd, int nBar, LPSCROLLINFO lpsi)
+  GetScrollInfo: { parameters: ["pointer", "i32", "buffer"], result: "i32" },
+
   // --- Window creation (a message-only owner for the clipboard)
   // HWND CreateWindowExW(DWORD dwExStyle, LPCWSTR lpClassName, LPCWSTR lpWindowName, DWORD dwStyle, int X, int Y,
   //   int nWidth, int nHeight, HWND hWndParent, HMENU hMenu, HINSTANCE hInstance, LPVOID lpParam)
@@ -300,6 +304,8 @@ export const WS = {
   DISABLED: 0x08000000,
   POPUP: 0x80000000,
 } as const;
+/** The styles that give a window its own scroll bars. */
+export const WS_SCROLL = { H: 0x00100000, V: 0x00200000 } as const;
 /** Extended window styles the driver reads. */
 export const WS_EX = {
   TOOLWINDOW: 0x80,
@@ -403,6 +409,10 @@ export const MF = {
 } as const;
 /** WM_COMMAND. */
 export const WM_COMMAND = 0x0111;
+/** SCROLLINFO (28 bytes): cbSize@0 fMask@4 nMin@8 nMax@12 nPage@16 nPos@20 nTrackPos@24. */
+export const SCROLLINFO = { size: 28, SIF_ALL: 0x17 } as const;
+/** Scroll bar ids and WM_HSCROLL/WM_VSCROLL requests. */
+export const SB = { HORZ: 0, VERT: 1, THUMBPOSITION: 4, ENDSCROLL: 8 } as const;
 /** HWND_MESSAGE: the parent of message-only windows. */
 export const HWND_MESSAGE = -3n;
 /** Standard clipboard formats. */

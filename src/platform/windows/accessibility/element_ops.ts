@@ -16,7 +16,7 @@ import { kernel32 } from "../../../../ffi/windows/kernel32.ts";
 import type { UiaElement } from "../../../../ffi/windows/uia.ts";
 import { currentPattern } from "../../../../ffi/windows/uia_patterns.ts";
 import { accessibleFromWindow, OBJID } from "../../../../ffi/windows/oleacc.ts";
-import { CONTROL_MSG, MK, user32, WM } from "../../../../ffi/windows/user32.ts";
+import { CONTROL_MSG, MK, SB, user32, WM } from "../../../../ffi/windows/user32.ts";
 import { handle } from "../../../../ffi/windows/_win.ts";
 import { AxRole, type ElementState, type Rect, type ValueRange } from "../../types.ts";
 import { focusedControl } from "../input/posted_keyboard.ts";
@@ -35,7 +35,15 @@ import {
 } from "../win32/hwnd.ts";
 import { msaaFacts, rangeOf } from "./hwnd_tree.ts";
 import { invokeMenuCommand, menuItemState } from "./menu.ts";
-import { type HwndRef, type MenuRef, staleElement, type UiaRef, type WindowsRef } from "./refs.ts";
+import {
+  type HwndRef,
+  type MenuRef,
+  type ScrollRef,
+  staleElement,
+  type UiaRef,
+  type WindowsRef,
+} from "./refs.ts";
+import { scrollBarNodes, scrollInfo } from "./scroll_bars.ts";
 import { CLICKABLE_ROLES, TEXT_ROLES, TOGGLE_ROLES } from "./roles.ts";
 import { elementState } from "./states.ts";
 import { codePointOffset, utf16Index } from "./text.ts";
@@ -61,6 +69,7 @@ export class ElementOps {
   actionNames(ref: WindowsRef): string[] {
     this.#live(ref);
     if (ref.kind === "menu") return ref.command ? ["click"] : [];
+    if (ref.kind === "scroll") return [];
     if (ref.kind === "hwnd") return CLICKABLE_ROLES.has(ref.role) ? ["click"] : [];
     const element = this.#uiaElement(ref);
     const names: string[] = [];
@@ -82,6 +91,7 @@ export class ElementOps {
   async doAction(ref: WindowsRef, action: string): Promise<boolean> {
     this.#live(ref);
     if (ref.kind === "menu") return action === "click" && invokeMenuCommand(ref);
+    if (ref.kind === "scroll") return false;
     if (ref.kind === "hwnd") {
       if (action !== "click" && action !== "dodefault") return false;
       if (action === "dodefault") return msaaDefaultAction(ref);
@@ -124,6 +134,16 @@ export class ElementOps {
 
   state(ref: WindowsRef): ElementState {
     this.#live(ref);
+    if (ref.kind === "scroll") {
+      const info = scrollInfo(ref.hwnd, ref.bar);
+      if (!info) throw staleElement(ref);
+      return elementState({
+        role: ref.role,
+        bits: 0,
+        windowEnabled: info.max > info.min,
+        windowVisible: true,
+      });
+    }
     if (ref.kind === "menu") {
       const item = menuItemState(ref);
       if (!item.exists) throw staleElement(ref);
@@ -159,6 +179,9 @@ export class ElementOps {
       return user32.symbols.IsWindowVisible(hwnd(ref.hwnd)) ? windowRect(ref.hwnd) : null;
     }
     if (ref.kind === "menu") return null;
+    if (ref.kind === "scroll") {
+      return scrollBarNodes(ref.hwnd, 0, -1).find((n) => (n.ref as ScrollRef).bar === ref.bar)?.frame ?? null;
+    }
     const r = this.#uiaElement(ref).currentBoundingRectangle();
     return r.right > r.left
       ? { x: r.left, y: r.top, width: r.right - r.left, height: r.bottom - r.top }
@@ -172,7 +195,7 @@ export class ElementOps {
       if (text === null) throw hung(ref);
       return text;
     }
-    if (ref.kind === "menu") return "";
+    if (ref.kind === "menu" || ref.kind === "scroll") return "";
     const element = this.#uiaElement(ref);
     using value = tryPattern(element, "Value");
     if (value) return value.value();
@@ -206,7 +229,7 @@ export class ElementOps {
   setText(ref: WindowsRef, text: string): boolean {
     this.#live(ref);
     if (ref.kind === "hwnd") return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, text);
-    if (ref.kind === "menu") return false;
+    if (ref.kind === "menu" || ref.kind === "scroll") return false;
     using value = tryPattern(this.#uiaElement(ref), "Value");
     if (!value) return false;
     value.setValue(text);
@@ -219,6 +242,16 @@ export class ElementOps {
       const range = rangeOf(ref.hwnd, ref.role);
       if (!range) throw noValue(ref);
       return { ...range, step: 1 };
+    }
+    if (ref.kind === "scroll") {
+      const info = scrollInfo(ref.hwnd, ref.bar);
+      if (!info) throw staleElement(ref);
+      return {
+        current: info.pos,
+        min: info.min,
+        max: Math.max(info.min, info.max - Math.max(info.page, 1) + 1),
+        step: 1,
+      };
     }
     if (ref.kind === "menu") throw noValue(ref);
     using range = tryPattern(this.#uiaElement(ref), "RangeValue");
@@ -241,6 +274,13 @@ export class ElementOps {
       }
       return;
     }
+    if (ref.kind === "scroll") {
+      // What dragging the thumb there sends: SB_THUMBPOSITION with the position, then SB_ENDSCROLL.
+      const message = ref.bar === SB.VERT ? WM.VSCROLL : WM.HSCROLL;
+      sendMessage(ref.hwnd, message, ((Math.round(value) & 0xffff) << 16) | SB.THUMBPOSITION, 0);
+      sendMessage(ref.hwnd, message, SB.ENDSCROLL, 0);
+      return;
+    }
     if (ref.kind !== "uia") throw noValue(ref);
     using range = tryPattern(this.#uiaElement(ref), "RangeValue");
     if (!range) throw noValue(ref);
@@ -249,7 +289,7 @@ export class ElementOps {
 
   grabFocus(ref: WindowsRef): boolean {
     this.#live(ref);
-    if (ref.kind === "menu") return false;
+    if (ref.kind === "menu" || ref.kind === "scroll") return false;
     if (ref.kind === "uia") {
       this.#uiaElement(ref).setFocus();
       return true;

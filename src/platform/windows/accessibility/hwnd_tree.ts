@@ -34,6 +34,7 @@ import {
   windowTitle,
 } from "../win32/hwnd.ts";
 import { appendMenuBar } from "./menu.ts";
+import { scrollBarNodes } from "./scroll_bars.ts";
 import type { HwndRef } from "./refs.ts";
 import { classRole, CLICKABLE_ROLES, msaaRole, TEXT_ROLES, TOGGLE_ROLES, type WindowsRole } from "./roles.ts";
 import { elementState } from "./states.ts";
@@ -210,6 +211,7 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
       const index = nodes.length;
       const node = describeControl(child, depth, parentIndex, label, focus);
       nodes.push(node);
+      if (depth + 1 <= options.maxDepth) nodes.push(...scrollBarNodes(child, depth + 1, index));
       label = node.role === AxRole.Label ? node.name : "";
       walk(child, index, depth + 1);
     }

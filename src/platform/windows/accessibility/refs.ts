@@ -28,6 +28,15 @@ export interface MenuRef {
   role: AxRole;
 }
 
+/** One of the scroll bars a window draws itself (WS_VSCROLL/WS_HSCROLL). */
+export interface ScrollRef {
+  kind: "scroll";
+  hwnd: number;
+  /** SB_HORZ (0) or SB_VERT (1). */
+  bar: 0 | 1;
+  role: AxRole;
+}
+
 /** A UI Automation element, held by the back end until the next snapshot of its window. */
 export interface UiaRef {
   kind: "uia";
@@ -37,7 +46,7 @@ export interface UiaRef {
 }
 
 /** Every kind of element handle. */
-export type WindowsRef = HwndRef | MenuRef | UiaRef;
+export type WindowsRef = HwndRef | MenuRef | ScrollRef | UiaRef;
 
 /**
  * Checks that `ref` is one of ours.
@@ -48,7 +57,7 @@ export function asRef(ref: unknown): WindowsRef {
   const candidate = ref as Partial<WindowsRef> | null;
   if (
     candidate && typeof candidate === "object" && typeof candidate.hwnd === "number" &&
-    (candidate.kind === "hwnd" || candidate.kind === "menu" || candidate.kind === "uia")
+    ["hwnd", "menu", "scroll", "uia"].includes(candidate.kind as string)
   ) {
     return candidate as WindowsRef;
   }
