@@ -8,8 +8,6 @@
  *
  * @module
  */
-import type { VariantValue } from "../../../../ffi/windows/com.ts";
-import { releasePointer } from "../../../../ffi/windows/com.ts";
 import { handle } from "../../../../ffi/windows/_win.ts";
 import { COINIT, ole32 } from "../../../../ffi/windows/ole32.ts";
 import { TreeScope, type UiaElement, UiAutomation } from "../../../../ffi/windows/uia.ts";
@@ -26,34 +24,8 @@ import { descendantWindows, isWindow } from "../win32/hwnd.ts";
 import { ElementOps } from "./element_ops.ts";
 import { hwndTree } from "./hwnd_tree.ts";
 import { asRef, type UiaRef } from "./refs.ts";
-import { buildUiaTree, type CachedElement, SNAPSHOT_PROPERTIES } from "./uia_tree.ts";
-
-/** A cached UIA element read through COM. */
-class ComCachedElement implements CachedElement {
-  constructor(readonly element: UiaElement) {}
-  property(id: number): VariantValue {
-    try {
-      const value = this.element.cachedProperty(id);
-      // Unsupported properties come back as the ReservedNotSupportedValue object.
-      if (value.vt === "unknown") {
-        releasePointer(value.value);
-        return { vt: "empty" };
-      }
-      return value;
-    } catch {
-      return { vt: "empty" };
-    }
-  }
-  children(): CachedElement[] {
-    const array = this.element.cachedChildren();
-    if (!array) return [];
-    try {
-      return array.elements().map((e) => new ComCachedElement(e));
-    } finally {
-      array.release();
-    }
-  }
-}
+import { buildUiaTree, SNAPSHOT_PROPERTIES } from "./uia_tree.ts";
+import { ComCachedElement } from "./uia_com.ts";
 
 /** Which source built the last tree of a window (reported by health checks and tests). */
 export type TreeSource = "uia_cache" | "hwnd_msaa";
@@ -122,9 +94,13 @@ export class Win32Accessibility implements AccessibilityBackend {
     }
     if (!root) return null;
     const kept = new Map<string, UiaElement>();
-    const tree = buildUiaTree(new ComCachedElement(root), windowId, options, (key, element) => {
+    const owned = new Set<UiaElement>();
+    const tree = buildUiaTree(new ComCachedElement(root, owned), windowId, options, (key, element) => {
       kept.set(key, (element as ComCachedElement).element);
     });
+    // Children fetched past the node budget were never registered: release them now.
+    const keptElements = new Set(kept.values());
+    for (const element of owned) if (!keptElements.has(element)) element.release();
     // A bare root over a window with child controls means UIA only proxies the frame: fall back.
     if (tree.nodes.length <= 1 && descendantWindows(windowId).length > 0) {
       for (const element of kept.values()) element.release();
