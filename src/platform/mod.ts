@@ -6,7 +6,6 @@
 import { createDarwinBackend, createDarwinSystemFacility } from "./darwin/mod.ts";
 import { createLinuxBackend, createLinuxSystem, type DesktopMode } from "./linux/mod.ts";
 import type { Backend, SystemBackend } from "./types.ts";
-import { unsupportedSystem } from "./unsupported.ts";
 import { createWindowsBackend, createWindowsSystem } from "./windows/mod.ts";
 
 export type { DesktopMode };
