@@ -164,7 +164,7 @@ export class XConnection implements Disposable {
   atomName(atom: bigint): string {
     const cached = this.#atomNames.get(atom);
     if (cached !== undefined) return cached;
-    const pointer = this.trap(() => x11.symbols.XGetAtomName(this.unsafeDisplay(), atom)).value;
+    const pointer = this.trapReply(() => x11.symbols.XGetAtomName(this.unsafeDisplay(), atom)).value;
     const name = readCString(pointer);
     if (pointer) x11.symbols.XFree(pointer);
     this.#atomNames.set(atom, name);
@@ -180,6 +180,21 @@ export class XConnection implements Disposable {
     errorsByDisplay.delete(this.#key);
     const value = fn();
     x11.symbols.XSync(display, X.False);
+    const errors = errorsByDisplay.get(this.#key) ?? [];
+    errorsByDisplay.delete(this.#key);
+    if (deadDisplays.has(this.#key)) this.unsafeDisplay();
+    return { value, errors };
+  }
+
+  /**
+   * Like {@linkcode trap} for one request that has a reply (XGetWindowProperty, XQueryTree,
+   * XGetWindowAttributes, ...), without the extra round trip: Xlib reads that request's error,
+   * if any, instead of its reply, and hands it to the error handler before `fn` returns.
+   */
+  trapReply<T>(fn: () => T): { value: T; errors: XErrorRecord[] } {
+    this.unsafeDisplay();
+    errorsByDisplay.delete(this.#key);
+    const value = fn();
     const errors = errorsByDisplay.get(this.#key) ?? [];
     errorsByDisplay.delete(this.#key);
     if (deadDisplays.has(this.#key)) this.unsafeDisplay();
@@ -215,7 +230,7 @@ export class XConnection implements Disposable {
     | { rect: Rect; mapState: number; overrideRedirect: boolean; depth: number; visual: Deno.PointerValue }
     | null {
     const buffer = new Uint8Array(SIZEOF_XWINDOWATTRIBUTES);
-    const { value, errors } = this.trap(() =>
+    const { value, errors } = this.trapReply(() =>
       x11.symbols.XGetWindowAttributes(this.unsafeDisplay(), window, buffer)
     );
     if (!value || errors.length) return null;
@@ -238,7 +253,7 @@ export class XConnection implements Disposable {
   /** Root-relative position of a window's origin, or null if it does not exist. */
   rootOrigin(window: bigint): { x: number; y: number } | null {
     const dx = new Int32Array(1), dy = new Int32Array(1), child = new BigUint64Array(1);
-    const { value, errors } = this.trap(() =>
+    const { value, errors } = this.trapReply(() =>
       x11.symbols.XTranslateCoordinates(this.unsafeDisplay(), window, this.root, 0, 0, dx, dy, child)
     );
     if (!value || errors.length) return null;
@@ -249,7 +264,7 @@ export class XConnection implements Disposable {
   parentOf(window: bigint): bigint | null {
     const root = new BigUint64Array(1), parent = new BigUint64Array(1);
     const children = new BigUint64Array(1), count = new Uint32Array(1);
-    const { value, errors } = this.trap(() =>
+    const { value, errors } = this.trapReply(() =>
       x11.symbols.XQueryTree(this.unsafeDisplay(), window, root, parent, children, count)
     );
     if (!value || errors.length) return null;
@@ -261,7 +276,7 @@ export class XConnection implements Disposable {
   childrenOf(window: bigint): bigint[] | null {
     const root = new BigUint64Array(1), parent = new BigUint64Array(1);
     const children = new BigUint64Array(1), count = new Uint32Array(1);
-    const { value, errors } = this.trap(() =>
+    const { value, errors } = this.trapReply(() =>
       x11.symbols.XQueryTree(this.unsafeDisplay(), window, root, parent, children, count)
     );
     if (!value || errors.length) return null;

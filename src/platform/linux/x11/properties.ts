@@ -31,7 +31,7 @@ export function getProperty(
 ): RawProperty | null {
   const actualType = new BigUint64Array(1), actualFormat = new Int32Array(1);
   const nitems = new BigUint64Array(1), bytesAfter = new BigUint64Array(1), data = new BigUint64Array(1);
-  const { value, errors } = connection.trap(() =>
+  const { value, errors } = connection.trapReply(() =>
     x11.symbols.XGetWindowProperty(
       connection.unsafeDisplay(),
       window,
