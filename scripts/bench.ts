@@ -5,18 +5,27 @@
  * 1. get_desktop_state of the full 1920x1080 display to PNG vs ImageMagick `import -window root png:-`.
  * 2. get_window_state of gtk3-widget-factory (tree + screenshot) vs a per-node libatspi walk.
  * 3. An MCP tools/call round trip over stdio.
+ * 4. Side by side with peers (installed on first use, see scripts/bench/peers.ts): the browser
+ *    snapshot against playwright-core's ariaSnapshot.
  *
- * Writes bench/results.md and bench/results.json. On Windows (and under Wine, through
- * `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
+ * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
+ * benchmarks: browser) runs just those and updates their rows. On Windows (and under Wine,
+ * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
- *     deno run -A scripts/bench.ts [--runs N]
+ *     deno run -A scripts/bench.ts [--runs N] [--only peers|browser,...]
  */
 import { CACHED_ONLY } from "./deno_child.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
+import { benchBrowser } from "./bench/browser.ts";
+import { openMcp } from "./bench/mcp_client.ts";
+import { peerMarkdown, type PeerResults } from "./bench/peer_report.ts";
+import { ensureDebianPeers } from "./bench/peers.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
+const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1].split(",") : null;
+const PEERS = ["browser"] as const;
 const root = new URL("..", import.meta.url).pathname;
 
 function median(values: number[]): number {
@@ -47,6 +56,48 @@ if (Deno.build.os === "windows") {
 const desktop = Deno.env.get("DISPLAY") ? null : await EmbeddedDesktop.start({ handleSignals: true });
 if (desktop) { for (const [k, v] of Object.entries(desktop.env)) Deno.env.set(k, v); }
 const env = { ...Deno.env.toObject(), ...(desktop?.env ?? {}) };
+
+/** Runs the peer comparisons asked for (all by default) and merges them into the previous ones. */
+async function peerBenchmarks(previous: PeerResults | undefined): Promise<PeerResults> {
+  const wanted = ONLY === null || ONLY.includes("peers") ? [...PEERS] : PEERS.filter((p) => ONLY.includes(p));
+  await ensureDebianPeers();
+  const peers: PeerResults = {
+    ...previous,
+    date: new Date().toISOString(),
+    load: (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" "),
+  };
+  if (wanted.includes("browser")) peers.browser = await benchBrowser(env, Math.max(RUNS, 21));
+  return peers;
+}
+
+/** Writes results.json (merged) and results.md (this script's sections, then the other scripts'). */
+async function writeResults(update: Record<string, unknown>): Promise<string> {
+  await Deno.mkdir(`${root}bench`, { recursive: true });
+  // Other scripts (bench_load.ts, bench_perception.ts) add their own keys and "## " sections: keep them.
+  const jsonPath = `${root}bench/results.json`;
+  const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));
+  const merged = { ...previous, ...update };
+  await Deno.writeTextFile(jsonPath, JSON.stringify(merged, null, 2) + "\n");
+  const mdPath = `${root}bench/results.md`;
+  const old = await Deno.readTextFile(mdPath).catch(() => "");
+  const others = old.split("\n## ").slice(1).filter((section) =>
+    !section.startsWith("Side by side with peers")
+  );
+  const text = markdown(merged).trimEnd() + "\n\n" + peerMarkdown(merged.peers ?? {}).trimEnd() + "\n" +
+    others.map((section) => "\n## " + section.trimEnd() + "\n").join("");
+  await Deno.writeTextFile(mdPath, text);
+  return text;
+}
+
+if (ONLY !== null) {
+  try {
+    const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
+    console.log(await writeResults({ peers: await peerBenchmarks(previous.peers) }));
+  } finally {
+    await desktop?.stop();
+  }
+  Deno.exit(0);
+}
 const factory = new Deno.Command("gtk3-widget-factory", { env, stdout: "null", stderr: "null" }).spawn();
 const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
 const call = (name: string, args: Record<string, unknown>) =>
@@ -141,16 +192,9 @@ try {
       type_200_injection_median_ms: median(injectMs),
     },
   };
-  await Deno.mkdir(`${root}bench`, { recursive: true });
-  // Other scripts (bench_load.ts, bench_perception.ts) add their own keys and "## " sections: keep them.
-  const jsonPath = `${root}bench/results.json`;
-  const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));
-  await Deno.writeTextFile(jsonPath, JSON.stringify({ ...previous, ...results }, null, 2) + "\n");
-  const mdPath = `${root}bench/results.md`;
-  const old = await Deno.readTextFile(mdPath).catch(() => "");
-  const extra = old.includes("\n## ") ? old.slice(old.indexOf("\n## ")) : "";
-  await Deno.writeTextFile(mdPath, markdown(results).trimEnd() + "\n" + extra);
-  console.log(markdown(results));
+  const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
+  const peers = await peerBenchmarks(previous.peers);
+  console.log(await writeResults({ ...results, peers }));
 } finally {
   await runtime.close();
   try {
@@ -158,58 +202,6 @@ try {
   } catch { /* gone */ }
   await factory.status;
   await desktop?.stop();
-}
-
-/** A driver subprocess serving MCP on stdio; `call` returns the reply and its round-trip time. */
-async function openMcp(env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...CACHED_ONLY, `${root}src/main.ts`, "mcp", "--desktop", "system"],
-    env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let id = 0;
-  const next = async (): Promise<string> => {
-    while (!buffer.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("driver closed stdout");
-      buffer += value;
-    }
-    const line = buffer.slice(0, buffer.indexOf("\n"));
-    buffer = buffer.slice(buffer.indexOf("\n") + 1);
-    return line;
-  };
-  const request = async (method: string, params: unknown) => {
-    const started = performance.now();
-    await writer.write(
-      new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n"),
-    );
-    const reply = JSON.parse(await next());
-    return { ms: performance.now() - started, reply };
-  };
-  await request("initialize", {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "bench", version: "0" },
-  });
-  return {
-    async call(name: string, args: Record<string, unknown>) {
-      const { ms, reply } = await request("tools/call", { name, arguments: args });
-      if (reply.error || reply.result?.isError) {
-        throw new Error(`${name}: ${JSON.stringify(reply).slice(0, 300)}`);
-      }
-      return { ms, structured: reply.result.structuredContent as Record<string, unknown> };
-    },
-    async close() {
-      await writer.close();
-      await child.status;
-      reader.releaseLock();
-    },
-  };
 }
 
 /**

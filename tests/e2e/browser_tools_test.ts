@@ -112,6 +112,8 @@ Deno.test({
 
       await t.step("a form is filled and submitted", async () => {
         const { ref } = await snapshot();
+        // The snapshot's elements stay in the driver's isolated world: page scripts cannot see them.
+        assert.equal(await evalIn(port, site.origin, "typeof globalThis.__cuaSnapshots"), "undefined");
         const replaced = await ok("browser_type", {
           ...at,
           ref: ref("name"),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ELEMENT_STATE } from "../../src/core/browser/_page_scripts.ts";
 import { checkUploadFiles, MAX_UPLOAD_FILES } from "../../src/core/browser/paths.ts";
 import { resolveRef, resolveTab } from "../../src/core/browser/resolve.ts";
-import { objectIdOf } from "../../src/core/browser/snapshot.ts";
+import { backendNodeIdOf, objectIdOf } from "../../src/core/browser/snapshot.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
@@ -52,7 +52,8 @@ export default defineTool({
       });
     }
     const objectId = await objectIdOf(tab, entry);
-    await tab.send("DOM.setFileInputFiles", { files: args.files, backendNodeId: entry.backendNodeId });
+    const backendNodeId = await backendNodeIdOf(tab, entry);
+    await tab.send("DOM.setFileInputFiles", { files: args.files, backendNodeId });
     const { result } = await tab.send("Runtime.callFunctionOn", {
       functionDeclaration: ELEMENT_STATE,
       objectId,

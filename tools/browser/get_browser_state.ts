@@ -7,8 +7,8 @@ import {
   parseContinuation,
   refRecord,
 } from "../../src/core/browser/present.ts";
-import { resolveRef, resolveTab, type TabHandle } from "../../src/core/browser/resolve.ts";
-import { takeSnapshot } from "../../src/core/browser/snapshot.ts";
+import { findTab, resolveRef, type TabHandle } from "../../src/core/browser/resolve.ts";
+import { type Snapshot, takeSnapshot } from "../../src/core/browser/snapshot.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { type ImagePart, ok } from "../../src/core/result.ts";
 import { defineTool, type ToolContext } from "../../src/core/tool.ts";
@@ -33,7 +33,7 @@ const input = z.strictObject({
 async function bind(ctx: ToolContext, pid: number, windowId?: number) {
   const target = await bindWindow(ctx, pid, windowId);
   const window = await ctx.backend.windows.get(target.windowId);
-  const tabs = await describeTabs(target, window?.title ?? null);
+  const tabs = await describeTabs(target, () => Promise.resolve(window?.title ?? null));
   const source = ctx.state.browsers.prepared.has(pid) ? "browser_prepare" : "existing_profile";
   return ok(
     {
@@ -78,13 +78,43 @@ async function screenshot(handle: TabHandle): Promise<{ fields: Record<string, u
   };
 }
 
+type TabSummary = Awaited<ReturnType<typeof describeTabs>>[number];
+/** The tab list each snapshot was taken with, for its continuation pages. */
+const tabsOfSnapshot = new WeakMap<Snapshot, TabSummary[]>();
+
 async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
-  const handle = await resolveTab(ctx, args.target_id!, args.tab_id, { allowNavigated: true });
-  const { target, tab } = handle;
+  const { target, tab } = await findTab(ctx, args.target_id!, args.tab_id);
+  const next = args.continuation ? parseContinuation(args.continuation) : null;
+  // A new snapshot goes out with the liveness check (one round trip to the page, not two);
+  // its result counts only if the tab proves live. Not while a dialog blocks the page.
+  const take = (): Promise<Snapshot> => {
+    const scope = args.scope_ref ? resolveRef(ctx, { target, tab }, args.scope_ref) : null;
+    return takeSnapshot(
+      tab,
+      ctx.state.browsers.nextSnapshotId(target.id, tab.id),
+      args.snapshot_format,
+      scope,
+    );
+  };
+  const taking = !args.continuation && !tab.dialog ? take() : null;
+  taking?.catch(() => {}); // awaited below unless the tab is not live
+  // The tab list and the window title are read meanwhile; a continuation pages through the
+  // snapshot as it was taken, tab list included.
+  const listed = next && tab.snapshot?.id === next.snapshot ? tabsOfSnapshot.get(tab.snapshot) : undefined;
+  const tabsRead = listed
+    ? Promise.resolve(listed)
+    : refreshTabs(target).then((pages) =>
+      describeTabs(target, async () => (await ctx.backend.windows.get(target.windowId))?.title ?? null, pages)
+    );
+  tabsRead.catch(() => {}); // awaited below unless a check fails first
+  const current = await tab.requireLive({ allowNavigated: true });
   let offset = 0;
-  if (args.continuation) {
-    const next = parseContinuation(args.continuation);
-    if (!next || tab.snapshot?.id !== next.snapshot || tab.navigatedFrom(await tab.current())) {
+  if (!args.continuation) {
+    tab.snapshot = await (taking ?? take());
+    // The caller now sees this document: acting on it is no longer "navigated away".
+    tab.baseline = { loaderId: tab.snapshot.loaderId, url: tab.snapshot.url };
+  } else {
+    if (!next || tab.snapshot?.id !== next.snapshot || tab.navigatedFrom(current)) {
       throw new DriverError(
         "browser_ref_stale",
         `Continuation ${args.continuation} is not of the tab's current snapshot`,
@@ -94,18 +124,11 @@ async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
       );
     }
     offset = next.offset;
-  } else {
-    const scope = args.scope_ref ? resolveRef(ctx, handle, args.scope_ref) : null;
-    const id = ctx.state.browsers.nextSnapshotId(target.id, tab.id);
-    tab.snapshot = await takeSnapshot(tab, id, args.snapshot_format, scope);
-    // The caller now sees this document: acting on it is no longer "navigated away".
-    tab.baseline = { loaderId: tab.snapshot.loaderId, url: tab.snapshot.url };
   }
+  const handle = { target, tab, current };
   const snap = tab.snapshot!;
   const semantic = snap.format === "semantic_v2";
   const page = pageOf(snap, args.query, offset);
-  await refreshTabs(target);
-  const window = await ctx.backend.windows.get(target.windowId);
   const structured: Record<string, unknown> = {
     status: "ok",
     mode: "snapshot",
@@ -122,8 +145,9 @@ async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
       omitted: page.omitted,
       continuation: page.continuation,
     },
-    tabs: await describeTabs(target, window?.title ?? null),
+    tabs: await tabsRead,
   };
+  tabsOfSnapshot.set(snap, structured.tabs as TabSummary[]);
   if (semantic) {
     structured.outline = outlineOf(page.refs);
     structured.refs = page.refs.filter((r) => r.kind === "control").map((r) => refRecord(r, true));

@@ -160,8 +160,8 @@ export async function bindWindow(ctx: ToolContext, pid: number, windowId?: numbe
   return target;
 }
 
-/** Attaches tabs opened since the last look and marks closed ones. */
-export async function refreshTabs(target: BoundTarget, known?: PageTarget[]): Promise<void> {
+/** Attaches tabs opened since the last look and marks closed ones; returns the window's pages. */
+export async function refreshTabs(target: BoundTarget, known?: PageTarget[]): Promise<PageTarget[]> {
   const pages = (known ?? await pageTargets(target.conn)).filter((p) =>
     p.browserWindowId === target.browserWindowId
   );
@@ -179,24 +179,36 @@ export async function refreshTabs(target: BoundTarget, known?: PageTarget[]): Pr
       }
     }),
   );
+  return pages;
 }
 
-/** Tab summaries for a result: ids, URL, title, and whether it is the window's visible tab. */
-export async function describeTabs(target: BoundTarget, windowTitle: string | null) {
-  const { targetInfos } = await target.conn.send("Target.getTargets");
+/**
+ * Tab summaries for a result: ids, URL, title, and whether it is the window's visible tab.
+ * A window with one tab shows it; with more, the tab whose title heads the window title is
+ * the visible one (`windowTitle` is read only then).
+ *
+ * @param pages The window's pages as {@linkcode refreshTabs} just listed them (else they are asked for).
+ */
+export async function describeTabs(
+  target: BoundTarget,
+  windowTitle: () => Promise<string | null>,
+  pages?: PageTarget[],
+) {
+  const targetInfos = pages ?? (await target.conn.send("Target.getTargets")).targetInfos;
   const infos = new Map(
     (targetInfos as { targetId: string; title: string; url: string }[]).map((t) => [t.targetId, t]),
   );
   const tabs = [...target.tabs.values()].filter((t) => !t.closed && infos.has(t.cdpTargetId));
-  const titled = windowTitle === null
+  const title = tabs.length > 1 ? await windowTitle() : null;
+  const titled = title === null
     ? []
     : tabs.filter((t) =>
-      infos.get(t.cdpTargetId)!.title !== "" && windowTitle.startsWith(infos.get(t.cdpTargetId)!.title)
+      infos.get(t.cdpTargetId)!.title !== "" && title.startsWith(infos.get(t.cdpTargetId)!.title)
     );
   return tabs.map((tab) => {
     const info = infos.get(tab.cdpTargetId)!;
-    // Tri-state: known only when exactly one tab's title heads the window title.
-    const active = titled.length === 1 ? titled[0] === tab : null;
+    // Tri-state: known when the window has one tab, or when exactly one tab's title heads the window title.
+    const active = tabs.length === 1 ? true : titled.length === 1 ? titled[0] === tab : null;
     return { tab_id: tab.id, url: info.url, title: info.title, active, dialog_open: tab.dialog !== null };
   });
 }

@@ -1,9 +1,12 @@
 /**
  * A Chrome DevTools Protocol client over one WebSocket: JSON-RPC calls with
- * timeouts, flat-session routing (`sessionId`), and event subscription.
+ * timeouts, flat-session routing (`sessionId`), and event subscription. The socket is
+ * {@linkcode WsClient} (no-delay TCP), not the built-in WebSocket, whose Nagle delays
+ * stall mid-sized messages by ~45 ms each (see ws_client.ts).
  *
  * @module
  */
+import { WsClient } from "./ws_client.ts";
 
 /** One CDP event. */
 export interface CdpEvent {
@@ -50,18 +53,18 @@ interface Pending {
 
 /** One WebSocket to a browser's DevTools endpoint (`/devtools/browser/<id>`). */
 export class CdpConnection {
-  readonly #socket: WebSocket;
+  readonly #socket: WsClient;
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Set<(event: CdpEvent) => void>();
   #nextId = 0;
   #closed = false;
   readonly closedPromise: Promise<void>;
 
-  private constructor(socket: WebSocket, readonly url: string) {
+  private constructor(socket: WsClient, readonly url: string) {
     this.#socket = socket;
     let markClosed!: () => void;
     this.closedPromise = new Promise((resolve) => (markClosed = resolve));
-    socket.onmessage = (message) => this.#receive(String(message.data));
+    socket.onmessage = (data) => this.#receive(data);
     socket.onclose = () => {
       this.#closed = true;
       for (const [id, pending] of this.#pending) {
@@ -79,22 +82,11 @@ export class CdpConnection {
    * @throws {CdpError} code -2 when the socket cannot open within `timeoutMs`.
    */
   static async connect(url: string, timeoutMs = 5_000): Promise<CdpConnection> {
-    const socket = new WebSocket(url);
-    const opened = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      socket.onopen = () => (clearTimeout(timer), resolve(true));
-      socket.onerror = () => (clearTimeout(timer), resolve(false));
-    });
-    if (!opened) {
-      try {
-        socket.close();
-      } catch {
-        // Never opened.
-      }
-      throw new CdpError("connect", `cannot open ${url}`, -2);
+    try {
+      return new CdpConnection(await WsClient.connect(url, timeoutMs), url);
+    } catch (error) {
+      throw new CdpError("connect", `cannot open ${url}: ${(error as Error).message}`, -2);
     }
-    socket.onerror = () => {};
-    return new CdpConnection(socket, url);
   }
 
   /** True once the socket closed. */
@@ -172,13 +164,7 @@ export class CdpConnection {
 
   /** Closes the socket and waits until it is closed. */
   async close(): Promise<void> {
-    if (!this.#closed) {
-      try {
-        this.#socket.close();
-      } catch {
-        // Already closing.
-      }
-    }
+    if (!this.#closed) await this.#socket.close();
     await this.closedPromise;
   }
 

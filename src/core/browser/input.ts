@@ -8,7 +8,7 @@
  * @module
  */
 import { DriverError } from "../errors.ts";
-import type { SnapshotRef } from "./snapshot.ts";
+import { backendNodeIdOf, type SnapshotRef } from "./snapshot.ts";
 import type { Tab } from "./tab.ts";
 
 /** A point in viewport CSS pixels. */
@@ -56,10 +56,11 @@ export async function dispatch(
  * @throws {DriverError} `browser_action_unavailable` when the element has no box.
  */
 export async function pointOf(tab: Tab, ref: SnapshotRef): Promise<CssPoint> {
-  await tab.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: ref.backendNodeId }).catch(() => {});
+  const backendNodeId = await backendNodeIdOf(tab, ref);
+  await tab.send("DOM.scrollIntoViewIfNeeded", { backendNodeId }).catch(() => {});
   let quads: number[][] = [];
   try {
-    quads = (await tab.send("DOM.getContentQuads", { backendNodeId: ref.backendNodeId })).quads ?? [];
+    quads = (await tab.send("DOM.getContentQuads", { backendNodeId })).quads ?? [];
   } catch (error) {
     if (error instanceof DriverError) throw error;
   }

@@ -10,12 +10,14 @@ import type { ToolContext } from "../tool.ts";
 import { probeEndpoint } from "./endpoint.ts";
 import { parseRef, type SnapshotRef } from "./snapshot.ts";
 import type { BoundTarget } from "./store.ts";
-import type { Tab } from "./tab.ts";
+import type { Baseline, Tab } from "./tab.ts";
 
 /** A resolved (target, tab) pair. */
 export interface TabHandle {
   target: BoundTarget;
   tab: Tab;
+  /** The tab's document when it was resolved. */
+  current: Baseline;
 }
 
 /**
@@ -60,6 +62,23 @@ export async function resolveTab(
   tabId: string | undefined,
   options: { allowDialog?: boolean; allowNavigated?: boolean } = {},
 ): Promise<TabHandle> {
+  const { target, tab } = await findTab(ctx, targetId, tabId);
+  const current = await tab.requireLive(options);
+  return { target, tab, current };
+}
+
+/**
+ * A tab of a bound target by id, not yet checked for liveness (the caller runs
+ * {@linkcode Tab.requireLive}, or uses {@linkcode resolveTab}).
+ *
+ * @throws {DriverError} `browser_tab_required`, `browser_tab_not_found`,
+ *   `browser_wrong_target_refused`, `browser_binding_stale`.
+ */
+export async function findTab(
+  ctx: ToolContext,
+  targetId: string,
+  tabId: string | undefined,
+): Promise<{ target: BoundTarget; tab: Tab }> {
   const target = await resolveTarget(ctx, targetId);
   if (tabId === undefined) {
     throw new DriverError("browser_tab_required", `Name one tab of ${targetId}`, {
@@ -87,7 +106,6 @@ export async function resolveTab(
         hint: "call get_browser_state with pid and window_id to list the current tabs",
       });
   }
-  await tab.requireLive(options);
   return { target, tab };
 }
 
@@ -97,7 +115,11 @@ export async function resolveTab(
  * @throws {DriverError} `invalid_arguments` (not `p<n>:<i>`), `browser_wrong_target_refused`
  *   (another tab's ref), `browser_ref_stale` (an older snapshot or no such index).
  */
-export function resolveRef(ctx: ToolContext, handle: TabHandle, ref: string): SnapshotRef {
+export function resolveRef(
+  ctx: ToolContext,
+  handle: Pick<TabHandle, "target" | "tab">,
+  ref: string,
+): SnapshotRef {
   const parsed = parseRef(ref);
   if (!parsed) {
     throw new DriverError(

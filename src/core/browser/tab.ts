@@ -7,6 +7,7 @@
  */
 import { DriverError } from "../errors.ts";
 import { CdpConnection, CdpError } from "./cdp_client.ts";
+import { IsolatedWorld } from "./isolated_world.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** How long a liveness probe waits for a tab before asking the browser whether it still exists. */
@@ -45,6 +46,8 @@ export class Tab {
   /** How the last dialog was closed, for browser_dialog to report. */
   lastDialogResult: { accepted: boolean; user_input: string } | null = null;
   closed = false;
+  /** The driver's isolated world in the current document (holds the snapshot's elements). */
+  readonly world: IsolatedWorld = new IsolatedWorld(this);
   readonly #off: () => void;
 
   private constructor(
@@ -129,9 +132,15 @@ export class Tab {
    */
   async requireLive(options: { allowDialog?: boolean; allowNavigated?: boolean } = {}): Promise<Baseline> {
     if (this.closed) throw this.#notFound();
-    await this.conn.send("Target.getTargetInfo", { targetId: this.cdpTargetId }).catch((error) => {
+    // The target's liveness and its current document are asked together (one round trip).
+    // While a dialog is up the renderer answers nothing (not even Page.getFrameTree), so the
+    // document is not asked then: the dialog itself shows the document is still there.
+    const alive = this.conn.send("Target.getTargetInfo", { targetId: this.cdpTargetId }).catch((error) => {
       if (error instanceof CdpError && error.targetGone) this.closed = true;
     });
+    const current = this.dialog ? null : this.#currentOrGone();
+    current?.catch(() => {}); // awaited below unless an earlier check throws
+    await alive;
     if (this.closed) throw this.#notFound();
     if (this.dialog && !options.allowDialog) {
       throw new DriverError(
@@ -140,10 +149,8 @@ export class Tab {
         { dialog: this.dialog, hint: "answer it with browser_dialog (accept or dismiss) first" },
       );
     }
-    // While a dialog is up the renderer answers nothing (not even Page.getFrameTree); the
-    // dialog itself shows the document is still there.
     if (this.dialog) return this.baseline;
-    const now = await this.#currentOrGone();
+    const now = await (current ?? this.#currentOrGone());
     if (!options.allowNavigated && this.navigatedFrom(now)) {
       throw new DriverError(
         "browser_binding_stale",

@@ -1,0 +1,68 @@
+/**
+ * The "side by side with peers" section of bench/results.md: one row per path, each a
+ * ratio of medians measured in the same run, with the goal it is held to.
+ *
+ * @module
+ */
+import type { BrowserBench } from "./browser.ts";
+
+/** Every peer comparison of one run (each may be missing when not run). */
+export interface PeerResults {
+  date?: string;
+  load?: string;
+  browser?: BrowserBench;
+}
+
+/** Median of a sample. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const verdict = (ok: boolean) => (ok ? "yes" : "**no**");
+
+/** The section's markdown (title included). */
+export function peerMarkdown(peers: PeerResults): string {
+  const rows: string[][] = [];
+  const b = peers.browser;
+  if (b) {
+    const ours = median(b.first_page_ms), all = median(b.get_browser_state_ms);
+    const aria = median(b.aria_default_ms), ai = median(b.aria_ai_ms);
+    const kept = `${b.interactive_kept}/${b.page_interactive} interactive elements, ${b.refs} refs`;
+    rows.push([
+      `get_browser_state, ${b.page_elements}-element page (MCP stdio; ${kept})`,
+      `${ms(ours)}; CPU ${ms(b.driver_cpu_ms_per_call)} per snapshot and its pages`,
+      `playwright-core \`ariaSnapshot()\`: ${ms(aria)} (ai mode ${
+        ms(ai)
+      }, ${b.aria_ai_refs} refs); Node CPU ${ms(b.aria_cpu_ms_per_call)}`,
+      ratio(ours, aria),
+      "≤ 1.0x, every interactive element kept",
+      verdict(ours <= aria && b.interactive_kept === b.page_interactive),
+    ]);
+    rows.push([
+      "get_browser_state, the same snapshot read to its last ref (4 pages of 150 refs)",
+      ms(all),
+      `ariaSnapshot(): ${ms(aria)}`,
+      ratio(all, aria),
+      "",
+      "",
+    ]);
+  }
+  const table = [
+    "| Path | cua-driver (median) | Peer, same run (median) | Ratio | Goal | Met |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ];
+  return `## Side by side with peers
+
+Measured ${peers.date ?? "?"}${peers.load ? ` (load average ${peers.load})` : ""}: each row's two sides ran
+in the same run, interleaved call by call where both are long-lived. Produced by \`deno task bench\`, which
+installs the peers itself (Debian scrot, xdotool, python3-xlib, python3-pyatspi, pngcheck, gcc/libpng-dev;
+npm playwright-core against the Debian Chromium).
+
+${table.join("\n")}
+`;
+}
