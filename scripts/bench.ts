@@ -6,10 +6,11 @@
  * 2. get_window_state of gtk3-widget-factory (tree + screenshot) vs a per-node libatspi walk.
  * 3. An MCP tools/call round trip over stdio.
  * 4. Side by side with peers (installed on first use, see scripts/bench/peers.ts): the browser
- *    snapshot against playwright-core's ariaSnapshot.
+ *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng.
  *
  * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
- * benchmarks: browser) runs just those and updates their rows. On Windows (and under Wine,
+ * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
+ * benchmarks: browser, png) runs just those and updates their rows. On Windows (and under Wine,
  * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
  *     deno run -A scripts/bench.ts [--runs N] [--only peers|browser,...]
@@ -18,14 +19,16 @@ import { CACHED_ONLY } from "./deno_child.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
+import type { Backend } from "../src/platform/types.ts";
 import { benchBrowser } from "./bench/browser.ts";
+import { benchPng } from "./bench/png.ts";
 import { openMcp } from "./bench/mcp_client.ts";
 import { peerMarkdown, type PeerResults } from "./bench/peer_report.ts";
 import { ensureDebianPeers } from "./bench/peers.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1].split(",") : null;
-const PEERS = ["browser"] as const;
+const PEERS = ["browser", "png"] as const;
 const root = new URL("..", import.meta.url).pathname;
 
 function median(values: number[]): number {
@@ -57,8 +60,12 @@ const desktop = Deno.env.get("DISPLAY") ? null : await EmbeddedDesktop.start({ h
 if (desktop) { for (const [k, v] of Object.entries(desktop.env)) Deno.env.set(k, v); }
 const env = { ...Deno.env.toObject(), ...(desktop?.env ?? {}) };
 
-/** Runs the peer comparisons asked for (all by default) and merges them into the previous ones. */
-async function peerBenchmarks(previous: PeerResults | undefined): Promise<PeerResults> {
+/**
+ * Runs the peer comparisons asked for (all by default) and merges them into the previous ones.
+ * `backend` is the in-process driver's, with gtk3-widget-factory on screen; without one the
+ * benchmarks that need it start their own.
+ */
+async function peerBenchmarks(previous: PeerResults | undefined, backend?: Backend): Promise<PeerResults> {
   const wanted = ONLY === null || ONLY.includes("peers") ? [...PEERS] : PEERS.filter((p) => ONLY.includes(p));
   await ensureDebianPeers();
   const peers: PeerResults = {
@@ -67,7 +74,34 @@ async function peerBenchmarks(previous: PeerResults | undefined): Promise<PeerRe
     load: (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" "),
   };
   if (wanted.includes("browser")) peers.browser = await benchBrowser(env, Math.max(RUNS, 21));
+  if (wanted.includes("png")) {
+    peers.png = await withBackend(backend, (own) => benchPng(own, env, Math.max(6, Math.ceil(RUNS / 2))));
+  }
   return peers;
+}
+
+/** Runs `body` with `backend`, or with a runtime of its own and gtk3-widget-factory on screen. */
+async function withBackend<T>(
+  backend: Backend | undefined,
+  body: (backend: Backend) => Promise<T>,
+): Promise<T> {
+  if (backend) return await body(backend);
+  const app = new Deno.Command("gtk3-widget-factory", { env, stdout: "null", stderr: "null" }).spawn();
+  const own = await startRuntime({ desktop: "system", permissionMode: "standard" });
+  try {
+    // The factory's window, drawn: what the screen shows is the benchmark's image.
+    for (let i = 0; i < 100; i++) {
+      const windows = await own.registry.backend.windows.list();
+      if (windows.some((w) => w.pid === app.pid)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    return await body(own.registry.backend);
+  } finally {
+    await own.close();
+    app.kill();
+    await app.status;
+  }
 }
 
 /** Writes results.json (merged) and results.md (this script's sections, then the other scripts'). */
@@ -193,7 +227,7 @@ try {
     },
   };
   const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
-  const peers = await peerBenchmarks(previous.peers);
+  const peers = await peerBenchmarks(previous.peers, runtime.registry.backend);
   console.log(await writeResults({ ...results, peers }));
 } finally {
   await runtime.close();

@@ -30,8 +30,8 @@ want $(sh scripts/install.sh --list)
 want xauth dbus-x11 libgtk-3-0 libxfixes3 libatspi2.0-0
 # Fixture apps.
 want python3-gi gir1.2-gtk-3.0 gtk-3-examples
-# Test and benchmark helpers.
-want xdotool imagemagick ffmpeg gir1.2-atspi-2.0
+# Test and benchmark helpers (pngcheck reads the parallel-band PNGs in the image tests).
+want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
 # Perception (parse_visual_regions).
 want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then

@@ -47,6 +47,7 @@ export async function openMcp(env: Record<string, string>, extraArgs: string[] =
       "run",
       "-A",
       "--quiet",
+      ...CACHED_ONLY,
       ...(Deno.env.get("BENCH_DENO_FLAGS")?.split(" ").filter(Boolean) ?? []),
       `${root}src/main.ts`,
       "mcp",

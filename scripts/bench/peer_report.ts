@@ -5,12 +5,14 @@
  * @module
  */
 import type { BrowserBench } from "./browser.ts";
+import type { PngBench } from "./png.ts";
 
 /** Every peer comparison of one run (each may be missing when not run). */
 export interface PeerResults {
   date?: string;
   load?: string;
   browser?: BrowserBench;
+  png?: PngBench;
 }
 
 /** Median of a sample. */
@@ -47,6 +49,29 @@ export function peerMarkdown(peers: PeerResults): string {
       ms(all),
       `ariaSnapshot(): ${ms(aria)}`,
       ratio(all, aria),
+      "",
+      "",
+    ]);
+  }
+  const p = peers.png;
+  if (p) {
+    const ours = median(p.ours_encode_ms), theirs = median(p.libpng_encode_ms);
+    const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+    rows.push([
+      `PNG encode, ${p.width}x${p.height} screen (${p.workers} Worker bands; pngcheck ${
+        p.pngcheck_ok ? "ok" : "**failed**"
+      })`,
+      `${ms(ours)}, ${kb(p.ours_bytes)}`,
+      `C libpng (level 2, filter Up): ${ms(theirs)}, ${kb(p.libpng_bytes)}`,
+      ratio(ours, theirs),
+      "≤ 0.6x, output no larger",
+      verdict(ours <= 0.6 * theirs && p.ours_bytes <= p.libpng_bytes && p.pngcheck_ok),
+    ]);
+    rows.push([
+      "Screenshot: XShm capture + PNG encode, the same frames",
+      `${ms(median(p.ours_ms))}; CPU ${ms(median(p.ours_cpu_ms))} per frame`,
+      `C XShmGetImage + libpng: ${ms(median(p.libpng_ms))}; CPU ${ms(median(p.libpng_cpu_ms))}`,
+      ratio(median(p.ours_ms), median(p.libpng_ms)),
       "",
       "",
     ]);

@@ -31,8 +31,8 @@ export type PngKernel = ReturnType<typeof pngKernel>;
 /**
  * Builds the kernel. Self-contained: its source text is the Worker's code.
  *
- * @returns `diffRow`, `filterRows` (None, Sub, Up on words), `pngFile` (chunk assembly) and
- *   `checkSize`.
+ * @returns `diffRow`, `filterRows` (None, Sub, Up on words), `adler32`, `pngFile` (chunk
+ *   assembly) and `checkSize`.
  */
 export function pngKernel() {
   const HIGH = 0x80808080 | 0;
@@ -224,5 +224,24 @@ export function pngKernel() {
     }
   }
 
-  return { checkSize, diffRow, filterRows, pngFile };
+  /**
+   * Adler-32 of `bytes`, continuing from `adler` (1 for a new stream): zlib's checksum, which a
+   * PNG's image data ends with. Sums are reduced every 2048 bytes, so they stay int32.
+   */
+  function adler32(bytes: Uint8Array, adler = 1): number {
+    let a = adler & 0xffff, b = adler >>> 16;
+    const n = bytes.length;
+    for (let i = 0; i < n;) {
+      const end = Math.min(i + 2048, n);
+      for (; i < end; i++) {
+        a += bytes[i];
+        b += a;
+      }
+      a %= 65521;
+      b %= 65521;
+    }
+    return ((b << 16) | a) >>> 0;
+  }
+
+  return { adler32, checkSize, diffRow, filterRows, pngFile };
 }

@@ -106,13 +106,39 @@ export function pngSimd() {
     END,
   ];
   const body = [2, 8, I32, 3, V128, ...code];
+
+  // adler(ptr, blocks, out): the Adler-32 sums of `blocks` 16-byte blocks at ptr, as three
+  // i32x4 stored at out: byte sums (s1), weighted sums (each block's bytes times 16..1) and
+  // the sum of the byte sums before each block; the caller folds them into s1 and s2.
+  const EXTADD_U8 = 0x7d, EXTADD_U16 = 0x7f, EXTMUL_LOW_U8 = 0x9e, EXTMUL_HIGH_U8 = 0x9f, ADD_I32X4 = 0xae;
+  const [ptr, blocks, out, i, v, vs1, vs2, vs10, weights] = [...Array(9).keys()];
+  // deno-fmt-ignore
+  const adlerCode = [
+    ...simd(CONST), ...Array.from({ length: 16 }, (_, k) => 16 - k), ...set(weights),
+    ...BLOCK, ...LOOP,
+    ...get(i), ...get(blocks), GE_U, BR_IF, 1,
+    ...get(vs10), ...get(vs1), ...simd(ADD_I32X4), ...set(vs10),
+    ...get(ptr), ...simd(LOAD), ...memarg, ...set(v),
+    ...get(vs1), ...get(v), ...simd(EXTADD_U8), ...simd(EXTADD_U16), ...simd(ADD_I32X4), ...set(vs1),
+    ...get(vs2), ...get(v), ...get(weights), ...simd(EXTMUL_LOW_U8), ...simd(EXTADD_U16), ...simd(ADD_I32X4),
+    ...get(v), ...get(weights), ...simd(EXTMUL_HIGH_U8), ...simd(EXTADD_U16), ...simd(ADD_I32X4), ...set(vs2),
+    ...get(ptr), ...i32(16), ADD, ...set(ptr),
+    ...get(i), ...i32(1), ADD, ...set(i),
+    BR, 0, END, END,
+    ...get(out), ...get(vs1), ...simd(STORE), ...memarg,
+    ...get(out), ...i32(16), ADD, ...get(vs2), ...simd(STORE), ...memarg,
+    ...get(out), ...i32(32), ADD, ...get(vs10), ...simd(STORE), ...memarg,
+    END,
+  ];
+  const adlerBody = [2, 1, I32, 5, V128, ...adlerCode];
   const bytes = new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
-    ...section(1, [1, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]), // type: (7 x i32) -> i32
-    ...section(3, [1, 0]), // one function of type 0
+    // types: 0 = (7 x i32) -> i32 (filter), 1 = (3 x i32) -> () (adler)
+    ...section(1, [2, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32, 0x60, 3, I32, I32, I32, 0]),
+    ...section(3, [2, 0, 1]), // two functions, of types 0 and 1
     ...section(5, [1, 0, 1]), // one memory, at least one page
-    ...section(7, [2, ...name("filter"), 0, 0, ...name("memory"), 2, 0]),
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...section(7, [3, ...name("filter"), 0, 0, ...name("adler"), 0, 1, ...name("memory"), 2, 0]),
+    ...section(10, [2, ...uleb(body.length), ...body, ...uleb(adlerBody.length), ...adlerBody]),
   ]);
 
   type Filter = (
@@ -124,14 +150,18 @@ export function pngSimd() {
     t: number,
     bpp: number,
   ) => number;
-  let exports: { filter: Filter; memory: WebAssembly.Memory };
+  let exports: {
+    filter: Filter;
+    adler: (ptr: number, blocks: number, out: number) => void;
+    memory: WebAssembly.Memory;
+  };
   try {
     if (typeof WebAssembly !== "object" || !WebAssembly.validate(bytes)) return null;
     exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as typeof exports;
   } catch {
     return null;
   }
-  const { filter, memory } = exports;
+  const { filter, adler, memory } = exports;
 
   // Swizzle masks: lane indices >= 16 give 0.
   const RGB = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0x80, 0x80, 0x80, 0x80];
@@ -140,7 +170,7 @@ export function pngSimd() {
 
   /**
    * Filters a whole image with None (type 0) or Up (type 2): RGB when every pixel is opaque
-   * (or the pixels are BGRX), else RGBA.
+   * (or the pixels are BGRX), else RGBA; `rgba` asks for RGBA whatever the pixels.
    *
    * @param pixels `width * height` RGBA or BGRX pixels.
    * @returns The filtered scanlines (a view of the module's memory, valid until the next call)
@@ -152,6 +182,7 @@ export function pngSimd() {
     height: number,
     bgrx: boolean,
     type: 0 | 2,
+    rgba = false,
   ): { rows: Uint8Array; bpp: 3 | 4 } {
     const rowBytes = width * 4;
     const zeroRow = 16, source = zeroRow + rowBytes + 16, output = source + pixels.length + 16;
@@ -161,15 +192,55 @@ export function pngSimd() {
     heap.fill(0, zeroRow, source);
     heap.set(pixels, source);
     heap.fill(0xff, source + pixels.length, output);
-    heap.set(bgrx ? BGR : RGB, 0);
-    const alpha = filter(source, zeroRow, width, height, output, type, 3);
-    if (bgrx || alpha >> 24 === -1) {
-      return { rows: heap.subarray(output, output + (1 + width * 3) * height), bpp: 3 };
+    if (bgrx || !rgba) {
+      heap.set(bgrx ? BGR : RGB, 0);
+      const alpha = filter(source, zeroRow, width, height, output, type, 3);
+      if (bgrx || alpha >> 24 === -1) {
+        return { rows: heap.subarray(output, output + (1 + width * 3) * height), bpp: 3 };
+      }
     }
     heap.set(RGBA, 0);
     filter(source, zeroRow, width, height, output, type, 4);
     return { rows: heap.subarray(output, output + (1 + rowBytes) * height), bpp: 4 };
   }
 
-  return { filterImage };
+  /**
+   * Adler-32 of `bytes` continuing from `start` (1 for a new stream). Bytes held by this
+   * module's memory past its first 64 bytes (the `rows` of {@linkcode filterImage}) are summed
+   * where they are; others are copied in first. The sums come back through bytes 16-63 (the
+   * filter's zero row, which it refills on every call) and are folded every 5552 bytes (zlib's
+   * NMAX), so no lane overflows.
+   */
+  function adler32(bytes: Uint8Array, start = 1): number {
+    const BASE = 65521, NMAX_BLOCKS = 347, OUT = 16;
+    let at = bytes.byteOffset;
+    if (bytes.buffer !== memory.buffer || at < 64) {
+      const need = 64 + bytes.length;
+      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+      new Uint8Array(memory.buffer).set(bytes, 64);
+      at = 64;
+    }
+    let a = start & 0xffff, b = start >>> 16;
+    let left = bytes.length;
+    while (left >= 16) {
+      const n = Math.min(left >> 4, NMAX_BLOCKS);
+      adler(at, n, OUT);
+      const sums = new Uint32Array(memory.buffer, OUT, 12);
+      const s1 = sums[0] + sums[1] + sums[2] + sums[3];
+      const weighted = sums[4] + sums[5] + sums[6] + sums[7];
+      const before = sums[8] + sums[9] + sums[10] + sums[11];
+      b = (b + n * 16 * a + 16 * before + weighted) % BASE;
+      a = (a + s1) % BASE;
+      at += n * 16;
+      left -= n * 16;
+    }
+    const heap = new Uint8Array(memory.buffer);
+    for (; left > 0; left--) {
+      a = (a + heap[at++]) % BASE;
+      b = (b + a) % BASE;
+    }
+    return ((b << 16) | a) >>> 0;
+  }
+
+  return { filterImage, adler32 };
 }

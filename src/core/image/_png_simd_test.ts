@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { randomImage, uiImage } from "./_test_util.ts";
+import { randomBytes, randomImage, uiImage } from "./_test_util.ts";
+import { pngKernel } from "./_png_kernel.ts";
 import { PngRowFilter } from "./_png_filter.ts";
 import { pngSimd } from "./_png_simd.ts";
 
@@ -66,4 +67,20 @@ Deno.test("pngSimd filterImage grows its memory for a larger image after a small
   const { rows, bpp } = simd!.filterImage(large.data, 1920, 1080, false, 2);
   assert.equal(bpp, 3);
   assert.deepEqual(rows, jsRows(large.data, 1920, 1080, 3, false, "up"));
+});
+
+Deno.test("pngSimd adler32 matches the JS sum, in its memory and copied in", () => {
+  const simd = pngSimd()!;
+  const { adler32 } = pngKernel();
+  for (const size of [0, 5, 16, 17, 5552, 5553, 5568, 100_000, 1_000_003]) {
+    const bytes = randomBytes(size, size + 3);
+    bytes.fill(255, 0, Math.min(size, 9000)); // the largest sums
+    assert.equal(simd.adler32(bytes), adler32(bytes), `size ${size}`);
+    assert.equal(simd.adler32(bytes, 0x12345678), adler32(bytes, 0x12345678), `size ${size}, continued`);
+  }
+  const image = uiImage(301, 77);
+  const { rows } = simd.filterImage(image.data, 301, 77, false, 2);
+  const copy = rows.slice();
+  assert.equal(simd.adler32(rows), adler32(copy), "filtered rows summed in place");
+  assert.deepEqual(rows, copy, "and left as they were");
 });

@@ -15,23 +15,20 @@
  *   photo for 10 % less; level 6 gets 110 KB / 0.94 MB at 1.2x / 3x the time. Z_RLE is
  *   2.5x larger on ui (290 KB); Z_FILTERED gives the same bytes as the default.
  *   Typical results: ui 21-28 ms, 116 KB; photo 63-76 ms, 1.14 MB.
- * - Deflate runs on the main thread in bands of about 1 MiB with a yield between bands.
- *   In Deno 2.9 the node:zlib `deflate` callback API is NOT off-thread: the one-shot async
- *   call stalled the event loop for its whole duration (25 ms ui, 73 ms photo), the same
- *   as deflateSync. Banding keeps the longest stall to 6-10 ms (ui) and 17-19 ms (photo)
- *   at no measurable cost in time or size. Pigz-style parallel bands were measured and
- *   rejected. In two Workers running zlib-ng (bands joined with Z_SYNC_FLUSH and a
- *   combined adler32) they were slower on ui (29-38 ms) and no faster on photo, and need
- *   a 90 ms Worker start-up and Workers that keep the process alive. System libz (1.2.13)
- *   through nonblocking FFI calls deflates 3-4x slower than zlib-ng, so two parallel bands
- *   still lose (ui 28-55 ms, photo 76-119 ms).
+ * - {@linkcode encodePng} (this thread) deflates in bands of about 1 MiB with a yield between
+ *   bands: in Deno 2.9 the node:zlib `deflate` callback API is NOT off-thread (the one-shot
+ *   async call stalled the event loop for its whole duration, 25 ms ui, 73 ms photo), so banding
+ *   keeps the longest stall to 6-10 ms (ui) and 17-19 ms (photo) at no cost in time or size.
+ *   System libz (1.2.13) through nonblocking FFI deflates 3-4x slower than zlib-ng.
+ * - Screenshots go through `encodePngOffThread` (png_worker.ts): one band of rows per Worker
+ *   (one per core), each deflated independently and joined into one stream (pigz-style). The
+ *   pool reuses its band buffers (a fresh 4 MiB buffer measured 16-18 ms of CPU in page faults
+ *   on these Firecracker VMs, more than the deflate of the band) and sums the Adler-32 in SIMD
+ *   where the filter left the rows. bench/results.md compares it with C libpng in the same run.
  * - None and Up run in WebAssembly SIMD over the whole image when the runtime has it
  *   (`_png_simd.ts`: 1080p in 2.7 ms against 9-14 ms for the JS filter); the JS filter
  *   (`_png_filter.ts`) does the rest and is the fallback.
- * - {@linkcode encodePng} is the in-thread encoder. Screenshots go through
- *   `encodePngOffThread` (png_worker.ts): the whole image, unsplit, on ONE long-lived Worker,
- *   so that the encode overlaps the main thread's other work (get_window_state's tree fetch)
- *   instead of splitting the encode itself; it falls back to this encoder.
+ * - {@linkcode encodePng} is the in-thread encoder and the Workers' fallback.
  * - BGRX captures (bgrx_image.ts) are filtered as they are, skipping the RGBA conversion.
  *
  * @module

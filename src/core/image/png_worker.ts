@@ -1,169 +1,96 @@
 /**
- * PNG encoding on a long-lived Worker, so that encoding a screenshot overlaps the JS that
- * reads an accessibility tree (Deno 2.9's node:zlib `deflate` callback API runs on the main
- * thread, see png.ts).
+ * PNG encoding on long-lived Workers, in parallel bands, so that encoding a screenshot takes a
+ * fraction of one core's time and overlaps the JS that reads an accessibility tree (Deno 2.9's
+ * node:zlib `deflate` callback API runs on the main thread, see png.ts).
  *
- * - One Worker, created on first use and reused; {@linkcode closePngWorker} (called by the
- *   runtime's close) terminates it. A Worker keeps the process alive until terminated.
- * - Its script is generated, not a file: the text of three self-contained functions
- *   ({@linkcode pngKernel}, {@linkcode pngSimd} and the Worker's main) in a `data:` URL, so it
- *   works from the single
- *   bundled file and from `deno compile` (whose embedded loader has long resolved `data:`
- *   specifiers; `blob:` Worker URLs failed there before denoland/deno#34574). The Worker imports
- *   node:zlib (zlib-ng, as on the main thread) dynamically.
- * - Pixels are transferred, not copied: the image's buffer is lent to the Worker and comes back
- *   with the PNG, and `image.data` (or the BGRX bytes of a {@linkcode bgrxImage}) is replaced by
- *   a view of the returned buffer. BGRX captures are filtered as BGRX (no RGBA pass).
- * - The first encode runs on this thread with {@linkcode encodePng} and then starts the Worker
- *   (start-up measured 80-300 ms on the 2-core VM); so do encodes while it starts and, for
- *   good, if it cannot start. A one-shot CLI call is never slower than before.
+ * - A pool of Workers (one per core, at most four), created on first use and reused;
+ *   {@linkcode closePngWorker} (called by the runtime's close) terminates them. A Worker keeps
+ *   the process alive until terminated.
+ * - An image is cut into one band of rows per ready Worker. Each Worker filters its band (the
+ *   row above it comes along for the Up filter), deflates it as raw deflate on its own (zlib-ng,
+ *   level 2: a sync flush ends every band but the last) and sums its Adler-32; the main thread
+ *   joins the bands into one zlib stream, combining the checksums (`_zlib_join.ts`), as pigz does.
+ *   Each band starts with an empty dictionary: about 0.5 % larger output for 2 bands on a
+ *   1080p screen.
+ * - The Worker's script is generated, not a file: the text of the self-contained functions
+ *   ({@linkcode pngKernel}, {@linkcode pngSimd}, {@linkcode pngBandMain}) in a `data:` URL, so
+ *   it works from the single bundled file and from `deno compile` (whose embedded loader has long
+ *   resolved `data:` specifiers; `blob:` Worker URLs failed there before denoland/deno#34574).
+ * - Pixels are transferred, not copied, to the first band's Worker: the image's buffer is lent and
+ *   comes back with its band, and `image.data` (or the BGRX bytes of a {@linkcode bgrxImage}) is
+ *   replaced by a view of the returned buffer. The other bands get copies of their rows.
+ * - The first encode runs on this thread with {@linkcode encodePng} and then starts the Workers
+ *   (start-up measured 80-300 ms each on the 2-core VM); so do encodes while none is ready and,
+ *   for good, if none can start. A one-shot CLI call never starts them.
  *
- * Measured with scripts/bench.ts against the previous in-thread encoder, interleaved runs on
- * the 2-core VM (medians of 6 medians of 15): get_window_state of gtk3-widget-factory 47.7 ->
- * 36.1 ms (tree only 25-27 ms), get_desktop_state 1080p 43.3 -> 25.6 ms. With two vCPUs the
- * encode still slows the tree fetch it overlaps (the app, the driver and the Worker all want a
- * core), which is what keeps get_window_state above its tree-only time.
+ * Measured with scripts/bench.ts against C (XShmGetImage + libpng, level 2, filter Up), in the
+ * same run: see bench/results.md "Side by side with peers".
  *
  * @module
  */
 import type { RawImage } from "../../platform/types.ts";
-import { type PixelFormat, type PngKernel, pngKernel } from "./_png_kernel.ts";
-import { type PngSimd, pngSimd } from "./_png_simd.ts";
+import { type BandJob, type BandReply, pngBandMain } from "./_png_band.ts";
+import { type PixelFormat, pngKernel } from "./_png_kernel.ts";
+import { pngSimd } from "./_png_simd.ts";
+import { type DeflatePart, joinDeflateParts } from "./_zlib_join.ts";
+import { crc32 } from "./_crc32.ts";
 import { lendBgrx, peekBgrx, returnBgrx } from "./bgrx_image.ts";
 import { DEFAULT_PNG_LEVEL, encodePng, type EncodePngOptions } from "./png.ts";
 
-/** Lifecycle of a {@linkcode PngEncoderWorker}. */
+/** Lifecycle of a {@linkcode PngEncoderPool}. */
 export type PngWorkerState = "idle" | "starting" | "ready" | "failed" | "closed";
 
-/** Options for {@linkcode PngEncoderWorker}. */
-export interface PngEncoderWorkerOptions {
-  /** Creates the Worker from its script URL (tests inject failures here); default `new Worker`. */
+/** Options for {@linkcode PngEncoderPool}. */
+export interface PngEncoderPoolOptions {
+  /** Creates a Worker from its script URL (tests inject failures here); default `new Worker`. */
   spawn?: (url: string) => Worker;
-  /** Filter with WebAssembly SIMD when the Worker has it (default true; false tests the JS filter). */
+  /** Filter with WebAssembly SIMD when the Workers have it (default true; false tests the JS filter). */
   simd?: boolean;
+  /** How many Workers (bands per image); default one per core, at most four. */
+  workers?: number;
+  /** Smallest band worth a Worker of its own, in pixel bytes (default 256 KiB). */
+  minBandBytes?: number;
 }
-
-/** One encode request, main thread to Worker. */
-interface EncodeJob {
-  id: number;
-  width: number;
-  height: number;
-  format: PixelFormat;
-  pixels: ArrayBuffer;
-  filter: 0 | 1 | 2;
-  simd: boolean;
-  level: number;
-  strategy: number;
-}
-
-/** Worker to main thread. */
-type WorkerReply =
-  | { type: "ready" }
-  | { type: "failed"; message: string }
-  | { type: "done"; id: number; png: Uint8Array; pixels: ArrayBuffer }
-  | { type: "error"; id: number; message: string; pixels: ArrayBuffer };
 
 interface Pending {
-  resolve(reply: WorkerReply & { type: "done" | "error" }): void;
+  resolve(reply: BandReply & { type: "done" | "error" }): void;
   reject(error: Error): void;
 }
 
-const { checkSize } = pngKernel();
+/** One Worker of the pool. */
+interface Member {
+  worker: Worker;
+  ready: boolean;
+  /**
+   * The buffer this Worker's copied bands travel in, back from its last band: reused, because
+   * fresh pages cost a page fault each (18 ms of CPU for 4 MiB on the VMs these run on).
+   */
+  spare: ArrayBuffer | null;
+  /** Ready or failed: counted by allReady. */
+  settled: boolean;
+}
+
+const { checkSize, pngFile } = pngKernel();
 const WORD_FILTERS: Record<string, 0 | 1 | 2> = { none: 0, sub: 1, up: 2 };
 const Z_DEFAULT_STRATEGY = 0;
-
-/**
- * The Worker's main function. Self-contained (its text is the Worker's script): everything
- * it needs comes from `kernel`, `simd` (null without WebAssembly SIMD) and node:zlib.
- */
-function pngWorkerMain(kernel: PngKernel, simd: PngSimd | null): void {
-  type Zlib = typeof import("node:zlib");
-  const scope = globalThis as unknown as {
-    onmessage: ((event: MessageEvent<EncodeJob>) => void) | null;
-    postMessage(message: WorkerReply, transfer?: Transferable[]): void;
-  };
-  const BAND_BYTES = 1 << 20;
-  let scratchBytes = new Uint8Array(0);
-
-  /** A reused buffer of at least `size` bytes (deflateSync only reads it). */
-  function filteredBuffer(size: number): Uint8Array {
-    if (scratchBytes.length < size) scratchBytes = new Uint8Array(size);
-    return scratchBytes.subarray(0, size);
-  }
-
-  function encode(zlib: Zlib, job: EncodeJob): Uint8Array {
-    const { width, height } = job;
-    const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-    const crc = (bytes: Uint8Array) => {
-      if (crc32) return crc32(bytes) >>> 0;
-      let c = -1;
-      for (let i = 0; i < bytes.length; i++) {
-        c ^= bytes[i];
-        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      }
-      return ~c >>> 0;
-    };
-    const zlibOptions = { level: job.level, strategy: job.strategy };
-    if (simd && job.simd && job.filter !== 1) {
-      const pixels = new Uint8Array(job.pixels, 0, width * height * 4);
-      const { rows, bpp } = simd.filterImage(pixels, width, height, job.format === "bgrx", job.filter);
-      return kernel.pngFile(width, height, bpp, [zlib.deflateSync(rows, zlibOptions)], crc);
-    }
-    const words = new Int32Array(job.pixels, 0, width * height);
-    const bgrx = job.format === "bgrx";
-    const scratch = { zeros: new Int32Array(width), left: new Int32Array(width) };
-    let bpp: 3 | 4 = 3;
-    let filtered = filteredBuffer((1 + width * 3) * height);
-    // Optimistically RGB, band by band; the first band with a non-opaque pixel restarts as RGBA.
-    const bandRows = Math.max(1, Math.floor(BAND_BYTES / (1 + width * 3)));
-    for (let y = 0; y < height; y += bandRows) {
-      const y1 = Math.min(height, y + bandRows);
-      const band = filtered.subarray(y * (1 + width * 3));
-      const alpha = kernel.filterRows(words, width, 3, bgrx, job.filter, y, y1, band, scratch);
-      if (!bgrx && alpha >> 24 !== -1) {
-        bpp = 4;
-        filtered = filteredBuffer((1 + width * 4) * height);
-        kernel.filterRows(words, width, 4, false, job.filter, 0, height, filtered, scratch);
-        break;
-      }
-    }
-    return kernel.pngFile(width, height, bpp, [zlib.deflateSync(filtered, zlibOptions)], crc);
-  }
-
-  const zlibReady: Promise<Zlib> = import("node:zlib").then((module) => module.default as Zlib);
-  zlibReady.then(
-    () => scope.postMessage({ type: "ready" }),
-    (error) => scope.postMessage({ type: "failed", message: String(error) }),
-  );
-  scope.onmessage = async (event) => {
-    const job = event.data;
-    try {
-      const png = encode(await zlibReady, job);
-      scope.postMessage({ type: "done", id: job.id, png, pixels: job.pixels }, [
-        png.buffer as ArrayBuffer,
-        job.pixels,
-      ]);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      scope.postMessage({ type: "error", id: job.id, message, pixels: job.pixels }, [job.pixels]);
-    }
-  };
-}
+/** Images smaller than this go in one band: the split would cost more than it saves. */
+const MIN_BAND_BYTES = 256 * 1024;
 
 let scriptUrl: string | null = null;
 
-/** The Worker's script as a `data:` URL (built once): the three self-contained functions' text. */
+/** The Workers' script as a `data:` URL (built once): the self-contained functions' text. */
 function workerUrl(): string {
   scriptUrl ??= "data:text/javascript," + encodeURIComponent(
     `const kernel = (${pngKernel.toString()})();\nconst simd = (${pngSimd.toString()})();\n` +
-      `(${pngWorkerMain.toString()})(kernel, simd);\n`,
+      `(${pngBandMain.toString()})(kernel, simd);\n`,
   );
   return scriptUrl;
 }
 
-/** Pixels lent to the Worker: what to send, and how to put them back. */
+/** Pixels lent to the first band's Worker: what to send, and how to put them back. */
 interface Loan {
   format: PixelFormat;
+  bytes: Uint8Array;
   buffer: ArrayBuffer;
   giveBack(buffer: ArrayBuffer): void;
 }
@@ -180,61 +107,102 @@ function lend(image: RawImage): Loan {
     : (back: ArrayBuffer) => {
       if (owned) image.data = new Uint8Array(back);
     };
-  return { format: bgrx ? "bgrx" : "rgba", buffer, giveBack };
+  return { format: bgrx ? "bgrx" : "rgba", bytes, buffer, giveBack };
 }
 
-/** A PNG encoder running on its own Worker, with {@linkcode encodePng} as the fallback. */
-export class PngEncoderWorker {
+/** Default pool size: one Worker per core, at most four. */
+function defaultWorkers(): number {
+  return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
+}
+
+/** PNG encoders running on a pool of Workers, with {@linkcode encodePng} as the fallback. */
+export class PngEncoderPool {
   readonly #spawn: (url: string) => Worker;
   readonly #simd: boolean;
-  #worker: Worker | null = null;
+  readonly #size: number;
+  readonly #minBandBytes: number;
+  readonly #members: Member[] = [];
+  #settled = 0;
+  #allSettled: Promise<number> | null = null;
+  #settleAll: (ready: number) => void = () => {};
   #state: PngWorkerState = "idle";
   #started: Promise<boolean> | null = null;
   #settleStart: (ready: boolean) => void = () => {};
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
 
-  constructor(options: PngEncoderWorkerOptions = {}) {
+  constructor(options: PngEncoderPoolOptions = {}) {
     this.#spawn = options.spawn ?? ((url) => new Worker(url, { type: "module", name: "cua-png-encoder" }));
     this.#simd = options.simd ?? true;
+    this.#size = Math.max(1, Math.floor(options.workers ?? defaultWorkers()));
+    this.#minBandBytes = options.minBandBytes ?? MIN_BAND_BYTES;
   }
 
-  /** Where the Worker is in its life. */
+  /** Where the pool is in its life: ready once one Worker can encode. */
   get state(): PngWorkerState {
     return this.#state;
   }
 
+  /** Workers ready to encode (bands an image is cut into). */
+  get readyWorkers(): number {
+    return this.#members.filter((m) => m.ready).length;
+  }
+
   /**
-   * Starts the Worker if it has not been started.
+   * Starts the Workers (if not started) and waits until each is ready or has failed.
    *
-   * @returns Resolves true once the Worker can encode, false if it cannot start or was closed.
+   * @returns How many are ready.
+   */
+  allReady(): Promise<number> {
+    void this.start();
+    this.#allSettled ??= new Promise<number>((resolve) => {
+      this.#settleAll = resolve;
+      if (this.#settled >= this.#size) resolve(this.readyWorkers);
+    });
+    return this.#allSettled;
+  }
+
+  /**
+   * Starts the Workers if they have not been started.
+   *
+   * @returns Resolves true once one Worker can encode (the others join as they become ready),
+   *   false if none can start or the pool was closed.
    */
   start(): Promise<boolean> {
     if (this.#state === "closed") return Promise.resolve(false);
     if (this.#started) return this.#started;
     this.#started = new Promise<boolean>((resolve) => this.#settleStart = resolve);
     this.#state = "starting";
-    try {
-      const worker = this.#spawn(workerUrl());
-      worker.onmessage = (event: MessageEvent<WorkerReply>) => this.#onReply(event.data);
-      worker.onerror = (event: ErrorEvent) => {
-        // Not preventing it would rethrow the Worker's error in this thread and end the process.
-        event.preventDefault();
-        this.#fail(`the PNG encoder Worker failed: ${event.message}`);
-      };
-      worker.onmessageerror = () => this.#fail("the PNG encoder Worker sent an unreadable message");
-      this.#worker = worker;
-    } catch (error) {
-      this.#fail(`the PNG encoder Worker could not start: ${(error as Error).message}`);
+    for (let i = 0; i < this.#size; i++) {
+      try {
+        const member: Member = {
+          worker: this.#spawn(workerUrl()),
+          ready: false,
+          settled: false,
+          spare: null,
+        };
+        member.worker.onmessage = (event: MessageEvent<BandReply>) => this.#onReply(member, event.data);
+        member.worker.onerror = (event: ErrorEvent) => {
+          // Not preventing it would rethrow the Worker's error in this thread and end the process.
+          event.preventDefault();
+          this.#drop(member, `a PNG encoder Worker failed: ${event.message}`);
+        };
+        member.worker.onmessageerror = () =>
+          this.#drop(member, "a PNG encoder Worker sent an unreadable message");
+        this.#members.push(member);
+      } catch {
+        this.#countSettled(null); // this one cannot start; the others may
+      }
     }
+    if (this.#members.length === 0) this.#drop(null, "no PNG encoder Worker could start");
     return this.#started;
   }
 
   /**
-   * Encodes like {@linkcode encodePng}; on the Worker when it is ready, else on this thread
-   * (and then starts the Worker for next time).
+   * Encodes like {@linkcode encodePng}; in bands on the ready Workers, else on this thread (and
+   * then starts the Workers for next time).
    *
-   * The image's pixel buffer is transferred to the Worker and back: until the promise settles
+   * The image's pixel buffer is transferred to a Worker and back: until the promise settles
    * `image.data` must not be read (it is empty, or throws for a BGRX image); afterwards it holds
    * the same pixels in a new buffer. Views that do not own their whole buffer are copied instead.
    *
@@ -242,58 +210,114 @@ export class PngEncoderWorker {
    * @param options As for {@linkcode encodePng}; "paeth" and "adaptive" always run on this thread.
    * @returns The PNG file bytes.
    * @throws {RangeError} if the size is not positive or does not match the data.
-   * @throws {Error} if the Worker dies or is closed while it holds the pixels.
+   * @throws {Error} if the Workers die or are closed while they hold the pixels.
    */
   async encode(image: RawImage, options: EncodePngOptions = {}): Promise<Uint8Array> {
     const filter = WORD_FILTERS[options.filter ?? "up"];
-    if (this.#state !== "ready" || filter === undefined) {
+    const members = this.#members.filter((m) => m.ready);
+    if (members.length === 0 || filter === undefined) {
       try {
         return await encodePng(image, options);
       } finally {
-        // Started after, not before, the first encode: the Worker's start-up would compete for
-        // the CPU with it, and a one-shot CLI call never uses the Worker at all.
+        // Started after, not before, the first encode: the Workers' start-up would compete for
+        // the CPU with it, and a one-shot CLI call never uses them at all.
         if (this.#state === "idle") void this.start();
       }
     }
-    checkSize(image.width, image.height, (peekBgrx(image) ?? image.data).length);
+    const { width, height } = image;
+    checkSize(width, height, (peekBgrx(image) ?? image.data).length);
+    const level = options.level ?? DEFAULT_PNG_LEVEL;
+    const strategy = options.strategy ?? Z_DEFAULT_STRATEGY;
+    const bands = Math.max(
+      1,
+      Math.min(members.length, height, Math.floor(width * height * 4 / this.#minBandBytes)),
+    );
     const loan = lend(image);
-    const id = this.#nextId++;
-    const job: EncodeJob = {
-      id,
-      width: image.width,
-      height: image.height,
-      format: loan.format,
-      pixels: loan.buffer,
-      filter,
-      simd: this.#simd,
-      level: options.level ?? DEFAULT_PNG_LEVEL,
-      strategy: options.strategy ?? Z_DEFAULT_STRATEGY,
+    const job = (i: number, bpp: 0 | 3 | 4, pixels: ArrayBuffer): Omit<BandJob, "id"> => {
+      const [y0, y1] = [Math.floor(height * i / bands), Math.floor(height * (i + 1) / bands)];
+      return {
+        width,
+        rows: y1 - y0,
+        above: y0 > 0,
+        format: loan.format,
+        pixels,
+        filter,
+        simd: this.#simd,
+        bpp,
+        level,
+        strategy,
+        last: i === bands - 1,
+      };
     };
-    const reply = await new Promise<WorkerReply & { type: "done" | "error" }>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker!.postMessage(job, [loan.buffer]);
-    });
-    loan.giveBack(reply.pixels);
-    // An error in the Worker: the pixels are back, so encode here (which reports real errors).
-    return reply.type === "done" ? reply.png : await encodePng(image, options);
+    /** Band `i`'s rows (and the row above) in its Worker's spare buffer. */
+    const rowsOf = (i: number): ArrayBuffer => {
+      const y0 = Math.floor(height * i / bands), y1 = Math.floor(height * (i + 1) / bands);
+      const rows = loan.bytes.subarray(Math.max(0, y0 - 1) * width * 4, y1 * width * 4);
+      const spare = members[i].spare;
+      members[i].spare = null;
+      const buffer = spare && spare.byteLength >= rows.length ? spare : new ArrayBuffer(rows.length);
+      new Uint8Array(buffer).set(rows);
+      return buffer;
+    };
+    // Copies first: band 0 takes the image's own buffer away.
+    const copies = Array.from({ length: bands - 1 }, (_, i) => rowsOf(i + 1));
+    const run = (bpp: 0 | 3 | 4, first: ArrayBuffer, rest: ArrayBuffer[]) =>
+      Promise.all([first, ...rest].map((pixels, i) => this.#send(members[i], job(i, bpp, pixels))));
+    let replies = await run(0, loan.buffer, copies);
+    loan.giveBack(replies[0].pixels);
+    const keepSpares = () => replies.slice(1).forEach((r, i) => members[i + 1].spare = r.pixels);
+    if (replies.some((r) => r.type === "error")) {
+      keepSpares();
+      return await encodePng(image, options);
+    }
+    let done = replies as (BandReply & { type: "done" })[];
+    if (done.some((r) => r.bpp === 4) && done.some((r) => r.bpp === 3)) {
+      // Some band has a pixel that is not opaque: every band must be RGBA.
+      const again = lend(image);
+      replies = await run(4, again.buffer, done.slice(1).map((r) => r.pixels));
+      again.giveBack(replies[0].pixels);
+      if (replies.some((r) => r.type === "error")) {
+        keepSpares();
+        return await encodePng(image, options);
+      }
+      done = replies as (BandReply & { type: "done" })[];
+    }
+    keepSpares();
+    const parts: DeflatePart[] = done.map((r) => ({
+      deflated: r.deflated,
+      adler: r.adler,
+      length: r.length,
+    }));
+    return pngFile(width, height, done[0].bpp, [joinDeflateParts(parts, level)], crc32);
   }
 
-  /** Terminates the Worker; pending encodes reject. Later encodes run on this thread. */
+  /** Terminates the Workers; pending encodes reject. Later encodes run on this thread. */
   close(): void {
     if (this.#state === "closed") return;
     this.#state = "closed";
-    this.#worker?.terminate();
-    this.#worker = null;
+    for (const member of this.#members) member.worker.terminate();
+    this.#members.length = 0;
     this.#settleStart(false);
+    this.#settleAll(0);
     this.#rejectAll("the PNG encoder was closed during the encode");
   }
 
-  #onReply(reply: WorkerReply): void {
+  #send(member: Member, job: Omit<BandJob, "id">): Promise<BandReply & { type: "done" | "error" }> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      member.worker.postMessage({ ...job, id }, [job.pixels]);
+    });
+  }
+
+  #onReply(member: Member, reply: BandReply): void {
     if (reply.type === "ready") {
+      member.ready = true;
       if (this.#state === "starting") this.#state = "ready";
       this.#settleStart(this.#state === "ready");
+      this.#countSettled(member);
     } else if (reply.type === "failed") {
-      this.#fail(`the PNG encoder Worker could not load node:zlib: ${reply.message}`);
+      this.#drop(member, `a PNG encoder Worker could not load node:zlib: ${reply.message}`);
     } else {
       const pending = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);
@@ -301,13 +325,29 @@ export class PngEncoderWorker {
     }
   }
 
-  #fail(message: string): void {
+  /** Ends a Worker that failed; with none left, the pool has failed and encodes run on this thread. */
+  #drop(member: Member | null, message: string): void {
     if (this.#state === "closed") return;
-    this.#state = "failed";
-    this.#worker?.terminate();
-    this.#worker = null;
-    this.#settleStart(false);
-    this.#rejectAll(message);
+    const index = member ? this.#members.indexOf(member) : -1;
+    if (member && index < 0) return; // dropped already
+    if (member) this.#countSettled(member);
+    if (member) {
+      member.worker.terminate();
+      this.#members.splice(index, 1);
+      // Its bands can never come back: fail the encodes waiting on any band.
+      this.#rejectAll(message);
+    }
+    if (this.#members.length === 0) {
+      this.#state = "failed";
+      this.#settleStart(false);
+    }
+  }
+
+  /** Counts Workers that became ready or failed; resolves {@linkcode allReady} when all have. */
+  #countSettled(member: Member | null): void {
+    if (member === null || !member.settled) this.#settled++;
+    if (member) member.settled = true;
+    if (this.#settled >= this.#size || this.#state === "closed") this.#settleAll(this.readyWorkers);
   }
 
   #rejectAll(message: string): void {
@@ -316,11 +356,11 @@ export class PngEncoderWorker {
   }
 }
 
-let shared: PngEncoderWorker | null = null;
+let shared: PngEncoderPool | null = null;
 
 /**
- * Encodes on the process-wide encoder Worker (created on first use), or on this thread until it
- * is ready. See {@linkcode PngEncoderWorker.encode} for the transfer of the pixel buffer.
+ * Encodes on the process-wide encoder Workers (created on first use), or on this thread until
+ * one is ready. See {@linkcode PngEncoderPool.encode} for the transfer of the pixel buffer.
  *
  * @param image Pixels (RGBA, or a {@linkcode bgrxImage}); do not read `image.data` until it settles.
  * @param options As for {@linkcode encodePng}.
@@ -328,8 +368,8 @@ let shared: PngEncoderWorker | null = null;
  * @throws {RangeError} if the size is not positive or does not match the data.
  * @example
  * ```ts
- * const options: PngEncoderWorkerOptions = {}; // a private encoder, e.g. for tests
- * const own = new PngEncoderWorker(options);
+ * const options: PngEncoderPoolOptions = { workers: 2 }; // a private encoder, e.g. for tests
+ * const own = new PngEncoderPool(options);
  * const before: PngWorkerState = own.state;
  * own.close();
  * console.log(before, pngWorkerState()); // idle none
@@ -341,27 +381,27 @@ let shared: PngEncoderWorker | null = null;
  * ```
  */
 export function encodePngOffThread(image: RawImage, options: EncodePngOptions = {}): Promise<Uint8Array> {
-  shared ??= new PngEncoderWorker();
+  shared ??= new PngEncoderPool();
   return shared.encode(image, options);
 }
 
 /**
- * Starts the process-wide encoder Worker ahead of its first use (optional: the first encode
- * starts it anyway, and encodes on this thread meanwhile).
+ * Starts the process-wide encoder Workers ahead of their first use (optional: the first encode
+ * starts them anyway, and encodes on this thread meanwhile).
  *
- * @returns Resolves true once it can encode, false if it cannot start.
+ * @returns Resolves true once one can encode, false if none can start.
  */
 export function startPngWorker(): Promise<boolean> {
-  shared ??= new PngEncoderWorker();
+  shared ??= new PngEncoderPool();
   return shared.start();
 }
 
-/** The process-wide encoder Worker's state, or "none" before first use and after close. */
+/** The process-wide encoder pool's state, or "none" before first use and after close. */
 export function pngWorkerState(): PngWorkerState | "none" {
   return shared?.state ?? "none";
 }
 
-/** Terminates the process-wide encoder Worker, if any; the next encode creates a new one. */
+/** Terminates the process-wide encoder Workers, if any; the next encode creates new ones. */
 export function closePngWorker(): void {
   shared?.close();
   shared = null;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { RawImage } from "../../platform/types.ts";
-import { randomImage, uiImage } from "./_test_util.ts";
+import { hasImageMagick, magickDecode, randomImage, uiImage } from "./_test_util.ts";
 import { bgrxImage, peekBgrx } from "./bgrx_image.ts";
 import { decodePng, encodePng, type PngFilter } from "./png.ts";
-import { PngEncoderWorker } from "./png_worker.ts";
+import { PngEncoderPool } from "./png_worker.ts";
 
 const pngWorkerModule = fileURLToPath(new URL("./png_worker.ts", import.meta.url));
 
@@ -17,31 +17,45 @@ function toBgrx(image: RawImage): Uint8Array {
   return out;
 }
 
+/** An opaque UI image whose last pixel is half transparent: only the last band sees alpha. */
+function alphaAtEnd(width: number, height: number): RawImage {
+  const image = uiImage(width, height);
+  image.data[image.data.length - 1] = 128;
+  return image;
+}
+
 function copy(image: RawImage): RawImage {
   return { width: image.width, height: image.height, data: image.data.slice() };
 }
 
-/** Runs `fn` with a started encoder Worker, filtering with SIMD and then in JS; always terminates it. */
-async function withWorker(fn: (worker: PngEncoderWorker, label: string) => Promise<void>): Promise<void> {
-  for (const simd of [true, false]) {
-    const worker = new PngEncoderWorker({ simd });
-    try {
-      assert.equal(await worker.start(), true, "the encoder Worker starts");
-      assert.equal(worker.state, "ready");
-      await fn(worker, simd ? "SIMD" : "JS");
-    } finally {
-      worker.close();
+/**
+ * Runs `fn` with started encoders: one Worker, and three Workers that cut even small images into
+ * bands; each filtering with SIMD and then in JS. Always terminates them.
+ */
+async function withWorker(fn: (worker: PngEncoderPool, label: string) => Promise<void>): Promise<void> {
+  for (const workers of [1, 3]) {
+    for (const simd of [true, false]) {
+      const worker = new PngEncoderPool({ simd, workers, minBandBytes: 64 });
+      try {
+        assert.equal(await worker.start(), true, "the encoder Worker starts");
+        assert.equal(await worker.allReady(), workers, "every Worker starts");
+        assert.equal(worker.state, "ready");
+        await fn(worker, `${workers} Worker(s), ${simd ? "SIMD" : "JS"}`);
+      } finally {
+        worker.close();
+      }
+      assert.equal(worker.state, "closed");
     }
-    assert.equal(worker.state, "closed");
   }
 }
 
-Deno.test("PngEncoderWorker output decodes to the in-thread encoder's pixels", async () => {
+Deno.test("PngEncoderPool output decodes to the in-thread encoder's pixels", async () => {
   await withWorker(async (worker, filterer) => {
     const cases: [string, RawImage][] = [
       ["ui 333x97", uiImage(333, 97)],
       ["random opaque 61x17", randomImage(61, 17, false, 3)],
       ["random alpha 30x11", randomImage(30, 11, true, 4)],
+      ["alpha only in the last band 40x12", alphaAtEnd(40, 12)],
       ["one pixel", randomImage(1, 1, false, 5)],
     ];
     for (const [label, image] of cases) {
@@ -58,7 +72,7 @@ Deno.test("PngEncoderWorker output decodes to the in-thread encoder's pixels", a
   });
 });
 
-Deno.test("PngEncoderWorker filters BGRX captures directly, as opaque RGB", async () => {
+Deno.test("PngEncoderPool filters BGRX captures directly, as opaque RGB", async () => {
   await withWorker(async (worker, filterer) => {
     for (const image of [uiImage(203, 64), randomImage(7, 5, false, 9), randomImage(1024, 8, false, 2)]) {
       const captured = bgrxImage(image.width, image.height, toBgrx(image));
@@ -71,7 +85,7 @@ Deno.test("PngEncoderWorker filters BGRX captures directly, as opaque RGB", asyn
   });
 });
 
-Deno.test("PngEncoderWorker copies instead of transferring a view into a larger buffer", async () => {
+Deno.test("PngEncoderPool copies instead of transferring a view into a larger buffer", async () => {
   await withWorker(async (worker) => {
     const image = uiImage(40, 30);
     const buffer = new Uint8Array(image.data.length + 8);
@@ -83,7 +97,7 @@ Deno.test("PngEncoderWorker copies instead of transferring a view into a larger 
   });
 });
 
-Deno.test("PngEncoderWorker rejects bad sizes like encodePng and keeps working", async () => {
+Deno.test("PngEncoderPool rejects bad sizes like encodePng and keeps working", async () => {
   await withWorker(async (worker) => {
     await assert.rejects(() => worker.encode({ width: 2, height: 2, data: new Uint8Array(15) }), RangeError);
     await assert.rejects(() => worker.encode({ width: 0, height: 2, data: new Uint8Array(0) }), RangeError);
@@ -92,8 +106,8 @@ Deno.test("PngEncoderWorker rejects bad sizes like encodePng and keeps working",
   });
 });
 
-Deno.test("PngEncoderWorker encodes on this thread while the Worker starts", async () => {
-  const worker = new PngEncoderWorker();
+Deno.test("PngEncoderPool encodes on this thread while the Worker starts", async () => {
+  const worker = new PngEncoderPool();
   try {
     const image = uiImage(64, 48);
     const png = await worker.encode(image);
@@ -105,8 +119,8 @@ Deno.test("PngEncoderWorker encodes on this thread while the Worker starts", asy
   }
 });
 
-Deno.test("PngEncoderWorker falls back to the in-thread encoder when the Worker cannot be created", async () => {
-  const worker = new PngEncoderWorker({
+Deno.test("PngEncoderPool falls back to the in-thread encoder when the Worker cannot be created", async () => {
+  const worker = new PngEncoderPool({
     spawn: () => {
       throw new Error("no Worker here");
     },
@@ -120,9 +134,9 @@ Deno.test("PngEncoderWorker falls back to the in-thread encoder when the Worker 
   worker.close();
 });
 
-Deno.test("PngEncoderWorker falls back when the Worker's script fails, without ending the process", async () => {
+Deno.test("PngEncoderPool falls back when the Worker's script fails, without ending the process", async () => {
   let spawned: Worker | null = null;
-  const worker = new PngEncoderWorker({
+  const worker = new PngEncoderPool({
     spawn: () =>
       spawned = new Worker(
         "data:text/javascript," + encodeURIComponent("throw new Error('this test Worker fails on purpose');"),
@@ -139,8 +153,8 @@ Deno.test("PngEncoderWorker falls back when the Worker's script fails, without e
   worker.close();
 });
 
-Deno.test("PngEncoderWorker.close rejects pending encodes and later ones run on this thread", async () => {
-  const worker = new PngEncoderWorker();
+Deno.test("PngEncoderPool.close rejects pending encodes and later ones run on this thread", async () => {
+  const worker = new PngEncoderPool();
   assert.equal(await worker.start(), true);
   const pending = worker.encode(uiImage(800, 600));
   worker.close();
@@ -199,15 +213,15 @@ console.log(JSON.stringify({ ready, state, bytes: png.length, after: pngWorkerSt
   }
 });
 
-Deno.test("PngEncoderWorker runs from a single bundled file", async () => {
+Deno.test("PngEncoderPool runs from a single bundled file", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cua-png-bundle-" });
   try {
     await Deno.writeTextFile(
       `${dir}/entry.ts`,
-      `import { PngEncoderWorker } from ${JSON.stringify(pngWorkerModule)};
+      `import { PngEncoderPool } from ${JSON.stringify(pngWorkerModule)};
 import { bgrxImage } from ${JSON.stringify(pngWorkerModule.replace(/png_worker\.ts$/, "bgrx_image.ts"))};
 import { decodePng } from ${JSON.stringify(pngWorkerModule.replace(/png_worker\.ts$/, "png.ts"))};
-const worker = new PngEncoderWorker();
+const worker = new PngEncoderPool();
 const ready = await worker.start();
 const png = await worker.encode(bgrxImage(3, 1, new Uint8Array([3, 2, 1, 0, 6, 5, 4, 0, 9, 8, 7, 0])));
 worker.close();
@@ -226,5 +240,34 @@ console.log(JSON.stringify({ ready, pixels: [...decodePng(png).data] }));
     assert.deepEqual(JSON.parse(stdout), { ready: true, pixels: [1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255] });
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("PngEncoderPool bands make one standard PNG that pngcheck and ImageMagick read", async () => {
+  const pool = new PngEncoderPool({ workers: 3 });
+  try {
+    assert.equal(await pool.allReady(), 3);
+    const image = uiImage(1920, 1080);
+    const png = await pool.encode(bgrxImage(1920, 1080, toBgrx(image)));
+    assert.equal(pool.readyWorkers, 3, "three bands");
+    const dir = await Deno.makeTempDir({ prefix: "cua-png-bands-" });
+    try {
+      await Deno.writeFile(`${dir}/bands.png`, png);
+      const check = await new Deno.Command("pngcheck", { args: ["-v", `${dir}/bands.png`] }).output()
+        .catch(() => null);
+      if (check === null) {
+        assert.notEqual(Deno.env.get("CUA_E2E_REQUIRE"), "1", "pngcheck is installed (scripts/setup.sh)");
+      } else {
+        const report = new TextDecoder().decode(check.stdout);
+        assert.ok(check.success, report);
+        assert.match(report, /No errors detected/);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+    if (await hasImageMagick()) assert.deepEqual(await magickDecode(png, "png"), image.data);
+    assert.deepEqual(decodePng(png), image);
+  } finally {
+    pool.close();
   }
 });
