@@ -13,6 +13,11 @@ import { XConnection } from "./connection.ts";
 
 /** How long an owner gets to answer one conversion (and each INCR chunk). */
 const CONVERT_TIMEOUT_MS = 1000;
+/**
+ * The same for an image: the owner encodes it before answering (GTK took more than a second
+ * for a 2 MB 820x800 PNG on the loaded 2-core test machines, failing the read).
+ */
+const IMAGE_CONVERT_TIMEOUT_MS = 5000;
 /** How long a clipboard manager gets to copy our data on dispose. */
 const HANDOFF_TIMEOUT_MS = 2000;
 /** Event polling period while we own the selection or an INCR transfer runs. */
@@ -135,8 +140,8 @@ export class X11Clipboard implements ClipboardBackend, AsyncDisposable {
       return { types: [], text: null, imagePng: null };
     }
     const time = this.#serverTime(state);
-    const convert = (target: string) =>
-      state.reader.convert(state.clipboard, state.connection.atom(target), time, CONVERT_TIMEOUT_MS);
+    const convert = (target: string, timeoutMs = CONVERT_TIMEOUT_MS) =>
+      state.reader.convert(state.clipboard, state.connection.atom(target), time, timeoutMs);
     const targets = await convert("TARGETS");
     const offered = targets?.format === 32
       ? targets.longs.map((atom) => state.connection.atomName(atom)).filter((name) => name !== "")
@@ -158,7 +163,7 @@ export class X11Clipboard implements ClipboardBackend, AsyncDisposable {
     }
     let imagePng: Uint8Array | null = null;
     if (options.image && types.includes("image/png")) {
-      const data = await convert("image/png");
+      const data = await convert("image/png", IMAGE_CONVERT_TIMEOUT_MS);
       if (data?.format === 8 && data.bytes.length > 0) imagePng = data.bytes;
     }
     return { types, text, imagePng };
