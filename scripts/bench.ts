@@ -9,7 +9,6 @@
  *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng.
  *
  * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
- * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
  * benchmarks: browser, png) runs just those and updates their rows. On Windows (and under Wine,
  * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
