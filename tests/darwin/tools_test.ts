@@ -212,3 +212,27 @@ Deno.test("darwin tools: background input to Chrome is refused toward the page r
   assert.equal(refused.escalation.recommended, "page");
   assert.equal(driver.world.events.length, 0);
 });
+
+Deno.test("darwin tools: invoke_menu presses File > Save… through the app's menu bar", async () => {
+  await using driver = macDriver();
+  const state = await driver.ok("get_window_state", { pid: MAC.textEdit, window_id: MAC.textEditWindow });
+  assert.ok(
+    state.elements.some((e: Structured) => e.label === "File"),
+    "the menu bar is in the window's tree",
+  );
+  await driver.ok("invoke_menu", {
+    pid: MAC.textEdit,
+    window_id: MAC.textEditWindow,
+    path: ["File", "Save…"],
+  });
+  const save = driver.world.named(MAC.textEdit, "Save…");
+  assert.deepEqual(driver.world.actions.filter((a) => a.element === save.id), [{
+    element: save.id,
+    action: "AXPress",
+  }]);
+  await driver.fails(
+    "invoke_menu",
+    { pid: MAC.textEdit, window_id: MAC.textEditWindow, path: ["File", "Print…"] },
+    "menu_path_unavailable",
+  );
+});

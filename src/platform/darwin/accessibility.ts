@@ -161,6 +161,10 @@ export class DarwinAccessibility implements AccessibilityBackend {
       depth: 0,
       parent: -1,
     }];
+    // The menu bar belongs to the app, not the window: it follows the window's own content (so a
+    // node budget cuts menus first) as the root's last child, for invoke_menu and agents alike.
+    const menuBar = await this.#menuBar(pid);
+    if (menuBar) stack.unshift({ element: menuBar, depth: 1, parent: 0 });
     const deadline = Date.now() + WALK_DEADLINE_MS;
     let truncated = false;
     try {
@@ -194,6 +198,12 @@ export class DarwinAccessibility implements AccessibilityBackend {
       for (const left of stack) left.element.release();
     }
     return { nodes, truncated, error: null };
+  }
+
+  /** The app's menu bar (+1), or null when it has none (a background-only app). */
+  async #menuBar(pid: number): Promise<Owned | null> {
+    using app = this.#ax.application(pid);
+    return await this.#ax.copy(app.ref, "AXMenuBar").catch(() => null);
   }
 
   /** Chromium builds its web content tree only for assistive clients that say so. */

@@ -81,10 +81,48 @@ export async function ownsTcpListenerDarwin(pid: number, port: number): Promise<
   return out.stdout.split(/\s+/).includes(String(pid));
 }
 
+/**
+ * Command names of browsers that macOS installs as app bundles, not on PATH, and the
+ * executable inside each bundle (so `google-chrome` finds Google Chrome.app).
+ */
+const BUNDLED_PROGRAMS: Readonly<Record<string, readonly string[]>> = {
+  "google-chrome": ["Google Chrome.app/Contents/MacOS/Google Chrome"],
+  "google-chrome-stable": ["Google Chrome.app/Contents/MacOS/Google Chrome"],
+  "chrome": ["Google Chrome.app/Contents/MacOS/Google Chrome"],
+  "chromium": ["Chromium.app/Contents/MacOS/Chromium"],
+  "chromium-browser": ["Chromium.app/Contents/MacOS/Chromium"],
+  "microsoft-edge": ["Microsoft Edge.app/Contents/MacOS/Microsoft Edge"],
+  "brave-browser": ["Brave Browser.app/Contents/MacOS/Brave Browser"],
+};
+
+/**
+ * The executable `name` resolves to: PATH first (as on Linux), then, for a browser's
+ * command name, its app bundle in /Applications or ~/Applications.
+ */
+export async function findExecutableDarwin(
+  name: string,
+  searchPath?: string,
+  applicationDirs: readonly string[] = [
+    "/Applications",
+    join(Deno.env.get("HOME") ?? "/nonexistent", "Applications"),
+  ],
+): Promise<string | null> {
+  const found = await findExecutable(name, searchPath);
+  if (found || name.includes("/")) return found;
+  for (const dir of applicationDirs) {
+    for (const inside of BUNDLED_PROGRAMS[name] ?? []) {
+      const path = join(dir, inside);
+      const info = await Deno.stat(path).catch(() => null);
+      if (info?.isFile && (info.mode === null || (info.mode & 0o111) !== 0)) return path;
+    }
+  }
+  return null;
+}
+
 /** Creates the macOS system facility. Opens no window server connection. */
 export function createDarwinSystem(ctx: DarwinContext): SystemBackend {
   return {
-    findExecutable,
+    findExecutable: (name, searchPath) => findExecutableDarwin(name, searchPath),
     run: posixRun,
     spawn: posixSpawn,
     processExecutable: (pid) => Promise.resolve(processPath(ctx, pid)),

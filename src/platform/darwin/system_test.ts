@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { fakeMacBackend } from "./_fake/harness.ts";
 import { MAC } from "./_fake/mod.ts";
 import { brewInstallPlan } from "./packages.ts";
-import { darwinCacheDir } from "./system.ts";
+import { darwinCacheDir, findExecutableDarwin } from "./system.ts";
 
 Deno.test("darwin system reads a process's executable and argv from libproc and KERN_PROCARGS2", async () => {
   await using mac = fakeMacBackend();
@@ -70,4 +70,19 @@ Deno.test("darwin screen records the main display through AVFoundation at native
     e
   );
   assert.equal(denied.code, "permission_denied");
+});
+
+Deno.test("darwin system finds a browser's app bundle by its command name", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cua-darwin-applications-" });
+  try {
+    const executable = `${dir}/Google Chrome.app/Contents/MacOS/Google Chrome`;
+    await Deno.mkdir(`${dir}/Google Chrome.app/Contents/MacOS`, { recursive: true });
+    await Deno.writeTextFile(executable, "#!/bin/sh\n");
+    await Deno.chmod(executable, 0o755);
+    assert.equal(await findExecutableDarwin("google-chrome", "/nonexistent", [dir]), executable);
+    assert.equal(await findExecutableDarwin("chromium", "/nonexistent", [dir]), null);
+    assert.match((await findExecutableDarwin("sh", "/bin:/usr/bin", [dir])) ?? "", /\/sh$/, "PATH first");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
