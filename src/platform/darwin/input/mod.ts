@@ -238,9 +238,12 @@ export class DarwinInput implements InputBackend {
     return { activeWindow: active, focusWindow: active, pointer: this.#cursor(), stacking };
   }
 
-  /** Releases every button and key held on every channel and extra pointer. */
+  /**
+   * Releases every button and key held on the channel pointers and keyboards. Extra
+   * pointers keep theirs: they hold buttons across calls (mouse_button_down) until closed.
+   */
   async releaseAll(): Promise<void> {
-    for (const pointer of [this.#pointers.background, this.#pointers.global, ...this.#extra]) {
+    for (const pointer of [this.#pointers.background, this.#pointers.global]) {
       await pointer.releaseAll().catch(() => {});
     }
     for (const keyboard of [this.#keyboards.background, this.#keyboards.global]) {
