@@ -46,7 +46,7 @@ import {
 } from "./roles.ts";
 import { requireAccessibility } from "./tcc.ts";
 import { appToolkit } from "./toolkit.ts";
-import { readWindow } from "./window_list.ts";
+import { requireWindow } from "./window_list.ts";
 
 /** Snapshots kept usable per window. */
 export const GENERATIONS_KEPT = 4;
@@ -137,13 +137,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
     signal: AbortSignal,
   ): Promise<AxTree> {
     requireAccessibility(this.#ctx, "Reading the accessibility tree");
-    const row = readWindow(this.#ctx, windowId);
-    if (!row) {
-      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
-        window_id: windowId,
-        hint: "call list_windows to refresh window ids",
-      });
-    }
+    const row = requireWindow(this.#ctx, windowId);
     await this.#enableWebContent(pid);
     const root = await this.#ax.findWindow(pid, windowId, { bounds: row.bounds, title: row.title });
     if (!root) {

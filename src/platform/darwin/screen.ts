@@ -23,7 +23,7 @@ import type { CFRef } from "./cf.ts";
 import type { DarwinContext } from "./context.ts";
 import { toRgba } from "./pixels.ts";
 import { requireScreenCapture } from "./tcc.ts";
-import { readWindow } from "./window_list.ts";
+import { requireWindow } from "./window_list.ts";
 import { settled } from "./settled.ts";
 
 const MAX_DISPLAYS = 32;
@@ -160,13 +160,7 @@ export class DarwinScreen implements ScreenBackend {
    */
   // deno-lint-ignore require-await
   async captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {
-    const row = readWindow(this.ctx, windowId);
-    if (!row) {
-      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
-        window_id: windowId,
-        hint: "call list_windows to refresh window ids",
-      });
-    }
+    const row = requireWindow(this.ctx, windowId);
     requireScreenCapture(this.ctx, "Capturing a window");
     const create = this.ctx.fw.cg.CGWindowListCreateImage;
     if (create === null) throw captureRemoved("Window capture");

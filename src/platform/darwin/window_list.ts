@@ -78,3 +78,19 @@ export function readWindow(ctx: DarwinContext, windowId: number): WindowRow | nu
   ) ??
     null;
 }
+
+/**
+ * One window's row.
+ *
+ * @throws {DriverError} `window_stale` when the window no longer exists.
+ */
+export function requireWindow(ctx: DarwinContext, windowId: number): WindowRow {
+  const row = readWindow(ctx, windowId);
+  if (!row) {
+    throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
+      window_id: windowId,
+      hint: "call list_windows to refresh window ids",
+    });
+  }
+  return row;
+}

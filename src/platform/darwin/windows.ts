@@ -11,7 +11,7 @@ import type { Rect, WindowBackend, WindowInfo } from "../types.ts";
 import { type AxClient, textOf } from "./ax_client.ts";
 import type { DarwinContext } from "./context.ts";
 import { accessibilityTrusted } from "./tcc.ts";
-import { NORMAL_LAYER, readWindow, readWindowList, type WindowRow } from "./window_list.ts";
+import { NORMAL_LAYER, readWindow, readWindowList, requireWindow, type WindowRow } from "./window_list.ts";
 import { activateApp, frontmostPid } from "./workspace.ts";
 import { settled } from "./settled.ts";
 
@@ -153,13 +153,6 @@ export class DarwinWindows implements WindowBackend {
   }
 
   #require(windowId: number): WindowRow {
-    const row = readWindow(this.ctx, windowId);
-    if (!row) {
-      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
-        window_id: windowId,
-        hint: "call list_windows to refresh window ids",
-      });
-    }
-    return row;
+    return requireWindow(this.ctx, windowId);
   }
 }

@@ -26,17 +26,8 @@ export interface ImagePayload {
   provider: FakeObject | null;
 }
 
-interface EventPayload {
-  type: number;
-  location: { x: number; y: number };
-  button: number;
-  keyCode: number;
-  keyDown: boolean;
-  flags: bigint;
-  text: string;
-  fields: Record<number, bigint>;
-  scroll: { unit: number; dy: number; dx: number } | null;
-}
+/** A fake CGEvent: a posted event before it has a route. */
+type EventPayload = Omit<PostedEvent, "route" | "pid">;
 
 const WINDOW_KEYS = [
   "kCGWindowNumber",

@@ -20,7 +20,7 @@ import type {
 import type { AxClient } from "../ax_client.ts";
 import type { DarwinContext } from "../context.ts";
 import { accessibilityTrusted } from "../tcc.ts";
-import { NORMAL_LAYER, readWindow, readWindowList, type WindowRow } from "../window_list.ts";
+import { NORMAL_LAYER, readWindow, readWindowList, requireWindow, type WindowRow } from "../window_list.ts";
 import type { DarwinWindows } from "../windows.ts";
 import { appToolkit } from "../toolkit.ts";
 import { activateApp, frontmostPid } from "../workspace.ts";
@@ -144,13 +144,7 @@ export class DarwinInput implements InputBackend {
    * @throws {DriverError} `window_stale` for a window that is gone.
    */
   async withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T> {
-    const row = readWindow(this.#ctx, windowId);
-    if (!row) {
-      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
-        window_id: windowId,
-        hint: "call list_windows to refresh window ids",
-      });
-    }
+    const row = requireWindow(this.#ctx, windowId);
     if (accessibilityTrusted(this.#ctx)) {
       using axWindow = await this.#ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
       if (axWindow) await this.#ax.set(axWindow.ref, "AXMain", this.#ctx.cf.boolean(true));
@@ -171,13 +165,7 @@ export class DarwinInput implements InputBackend {
    * @throws {DriverError} `foreground_unavailable` when the activation is not confirmed (nothing sent).
    */
   async withForeground<T>(windowId: number, body: () => Promise<T>): Promise<T> {
-    const row = readWindow(this.#ctx, windowId);
-    if (!row) {
-      throw new DriverError("window_stale", `Window ${windowId} no longer exists`, {
-        window_id: windowId,
-        hint: "call list_windows to refresh window ids",
-      });
-    }
+    const row = requireWindow(this.#ctx, windowId);
     const priorPid = frontmostPid(this.#ctx);
     const priorPointer = this.#cursor();
     const isTarget = async () =>
