@@ -96,3 +96,8 @@ Deno.test("the fake frameworks check argument types against the real tables", ()
   fake.frameworks.cf.CFRelease(app);
   assert.equal(readOut(cell), null);
 });
+
+Deno.test("the fake frameworks script every symbol of the real tables", () => {
+  const fake = createFakeFrameworks();
+  assert.deepEqual(fake.unscripted, []);
+});

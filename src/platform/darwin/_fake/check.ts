@@ -127,6 +127,7 @@ export function checkedTable<S extends Deno.ForeignLibraryInterface>(
   impl: { [K in keyof S]?: unknown },
   heap: FakeHeap,
   calls: FakeCall[],
+  unscripted: string[] = [],
 ): Deno.StaticForeignLibraryInterface<S> {
   const out: Record<string, unknown> = {};
   for (const [symbol, definition] of Object.entries(table)) {
@@ -143,6 +144,7 @@ export function checkedTable<S extends Deno.ForeignLibraryInterface>(
       continue;
     }
     const where = `${tableName}.${symbol}`;
+    if (typeof given !== "function") unscripted.push(where);
     out[symbol] = (...args: unknown[]) => {
       calls.push({ table: tableName, symbol, args });
       if (args.length !== definition.parameters.length) {

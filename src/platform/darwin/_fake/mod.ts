@@ -39,6 +39,8 @@ export interface FakeFrameworks {
   objc: FakeObjcState;
   /** Every framework call, in order. */
   calls: FakeCall[];
+  /** Symbols of the real tables the fake has no implementation for (calling one fails the test). */
+  unscripted: string[];
   /** Calls of one symbol. */
   callsOf(symbol: string): FakeCall[];
   /**
@@ -62,6 +64,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
   const heap = new FakeHeap();
   const constants = new CFConstants(heap);
   const calls: FakeCall[] = [];
+  const unscripted: string[] = [];
   const callbacks = {
     array: heap.constant("Callbacks", "array", "kCFTypeArrayCallBacks"),
     key: heap.constant("Callbacks", "key", "kCFTypeDictionaryKeyCallBacks"),
@@ -79,11 +82,19 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
       { ...fakeCoreFoundation(heap, constants, callbacks), ...fakeBundles(heap, world) },
       heap,
       calls,
+      unscripted,
     ),
-    cg: checkedTable("CoreGraphics", CG_SYMBOLS, fakeCoreGraphics(heap, constants, world), heap, calls),
-    ax: checkedTable("ApplicationServices", AX_SYMBOLS, ax, heap, calls),
-    objc: checkedTable("objc", OBJC_SYMBOLS, objc.impl, heap, calls),
-    appKit: checkedTable("AppKit", APPKIT_SYMBOLS, fakeAppKit(constants), heap, calls),
+    cg: checkedTable(
+      "CoreGraphics",
+      CG_SYMBOLS,
+      fakeCoreGraphics(heap, constants, world),
+      heap,
+      calls,
+      unscripted,
+    ),
+    ax: checkedTable("ApplicationServices", AX_SYMBOLS, ax, heap, calls, unscripted),
+    objc: checkedTable("objc", OBJC_SYMBOLS, objc.impl, heap, calls, unscripted),
+    appKit: checkedTable("AppKit", APPKIT_SYMBOLS, fakeAppKit(constants), heap, calls, unscripted),
     system: checkedTable(
       "System",
       SYSTEM_SYMBOLS,
@@ -94,6 +105,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
       }),
       heap,
       calls,
+      unscripted,
     ),
   };
   return {
@@ -102,6 +114,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     heap,
     objc: objc.state,
     calls,
+    unscripted,
     callsOf: (symbol) => calls.filter((call) => call.symbol === symbol),
     assertClean() {
       const problems = [...heap.violations];
