@@ -198,3 +198,20 @@ Deno.test("darwin tools: invoke_menu presses File > Save… through the app's me
     "menu_path_unavailable",
   );
 });
+
+Deno.test("darwin tools: repeated snapshots keep a bounded number of element references alive", async () => {
+  await using driver = macDriver();
+  let nodes = 0;
+  for (let i = 0; i < 20; i++) {
+    const state = await driver.ok("get_window_state", {
+      pid: MAC.controls,
+      window_id: MAC.controlsWindow,
+      include_screenshot: false,
+    });
+    nodes = state.total_element_count;
+  }
+  const held = driver.mac.fake.heap.live("AXUIElement").filter((o) => o.owned > 0);
+  // The last four snapshots of the window stay usable; the system-wide element is the one extra.
+  assert.ok(held.length <= 4 * nodes + 1, `${held.length} element references alive for ${nodes}-node trees`);
+  assert.ok(driver.mac.fake.heap.live("CFArray").every((o) => o.owned === 0 || o.origin === "CFArrayCreate"));
+});
