@@ -162,13 +162,26 @@ Deno.test("darwin tools: get_accessibility_tree lists running apps and visible w
 
 Deno.test("darwin tools: launch_app starts an app in the background and kill_app ends it", async () => {
   await using driver = macDriver();
-  const launched = await driver.ok("launch_app", { bundle_id: "com.apple.calculator" }).catch(() => null) ??
-    await driver.ok("launch_app", { name: "com.apple.calculator" });
-  const pid = launched.pid;
-  assert.ok(driver.world.app(pid), "the fake Mac runs it");
-  assert.equal(driver.world.frontmost, MAC.textEdit, "in the background");
-  await driver.ok("kill_app", { pid });
-  assert.equal(driver.world.app(pid), undefined);
+  // The launch check reads the bundle on disk, so the fake Mac's Calculator lives in a real folder.
+  const dir = await Deno.makeTempDir({ prefix: "cua-darwin-launch-" });
+  try {
+    const bundle = `${dir}/Calculator.app`;
+    await Deno.mkdir(`${bundle}/Contents/MacOS`, { recursive: true });
+    driver.world.bundles.set(bundle, {
+      bundleId: "com.apple.calculator",
+      name: "Calculator",
+      executable: "Calculator",
+    });
+    const launched = await driver.ok("launch_app", { launch_path: bundle });
+    const pid = launched.pid;
+    assert.ok(driver.world.app(pid), "the fake Mac runs it");
+    assert.equal(driver.world.frontmost, MAC.textEdit, "in the background");
+    await driver.ok("kill_app", { pid });
+    assert.equal(driver.world.app(pid), undefined);
+    await driver.fails("launch_app", { launch_path: `${dir}/Nothing.app` }, "app_not_found");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("darwin tools: what macOS does not have yet refuses precisely", async () => {
