@@ -96,3 +96,15 @@ Deno.test({
     assert.match(JSON.stringify(health), /GDI BitBlt/);
   },
 });
+
+Deno.test({
+  name: "Windows findExecutable falls back to the App Paths registry for programs off PATH",
+  ignore: !onWindows,
+  async fn() {
+    const system = createWindowsSystem();
+    // Wine registers iexplore.exe under App Paths (REG_SZ with an expanded folder); it is not on PATH.
+    const iexplore = await system.findExecutable("iexplore");
+    assert.match(iexplore ?? "", /iexplore\.exe$/i, "iexplore resolves through App Paths");
+    assert.ok(Deno.statSync(iexplore!).isFile);
+  },
+});

@@ -19,7 +19,9 @@ export function readRegistryString(root: RegistryRoot, subKey: string, name: str
     handle(HKEY[root]),
     wstr(subKey),
     name === "" ? null : wstr(name),
-    RRF.RT_REG_SZ | RRF.RT_REG_EXPAND_SZ,
+    // RRF_RT_REG_SZ alone: REG_EXPAND_SZ values come back expanded (adding RRF_RT_REG_EXPAND_SZ without
+    // RRF_NOEXPAND makes every call fail with ERROR_INVALID_PARAMETER).
+    RRF.RT_REG_SZ,
     null,
     buffer,
     size,

@@ -20,6 +20,7 @@ import { findOnPath } from "./launch.ts";
 import { NamedPipes, windowsCacheDir } from "./pipes.ts";
 import { windowsRun, windowsSpawn } from "./process.ts";
 import { processImagePath } from "./processes.ts";
+import { readRegistryString } from "./registry.ts";
 
 /** Pids listening on `port` (IPv4 and IPv6) from the extended TCP tables. */
 function listenerPids(port: number): number[] | null {
@@ -77,14 +78,32 @@ export function classifyWindowsDirectory(
   return "other";
 }
 
+/**
+ * An executable by path or name: PATH with PATHEXT first, then the App Paths registry
+ * key, where installers register programs that are not on PATH (chrome.exe, msedge.exe).
+ */
+export function findExecutable(name: string, searchPath?: string): string | null {
+  const env = (n: string) =>
+    n.toUpperCase() === "PATH" && searchPath !== undefined ? searchPath : Deno.env.get(n);
+  const found = findOnPath(name, env);
+  if (found || /[\\/]/.test(name)) return found;
+  const exe = /\.exe$/i.test(name) ? name : `${name}.exe`;
+  for (const root of ["CURRENT_USER", "LOCAL_MACHINE"] as const) {
+    const path = readRegistryString(
+      root,
+      `Software\\Microsoft\\Windows\\CurrentVersion\\App Paths\\${exe}`,
+      "",
+    )
+      ?.replace(/^"|"$/g, "");
+    if (path && findOnPath(path, env)) return path;
+  }
+  return null;
+}
+
 /** Creates the Windows system facility. Opens nothing until used: usable without a desktop. */
 export function createWindowsSystem(): SystemBackend {
   return {
-    findExecutable: (name, searchPath) =>
-      Promise.resolve(
-        findOnPath(name, (n) =>
-          n.toUpperCase() === "PATH" && searchPath !== undefined ? searchPath : Deno.env.get(n)),
-      ),
+    findExecutable: (name, searchPath) => Promise.resolve(findExecutable(name, searchPath)),
     run: windowsRun,
     spawn: windowsSpawn,
     processExecutable: (pid) => Promise.resolve(processImagePath(pid)),
