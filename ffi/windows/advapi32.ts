@@ -19,6 +19,36 @@ export const ADVAPI32_SYMBOLS = {
   GetSidSubAuthorityCount: { parameters: ["pointer"], result: "pointer" },
   // BOOL GetUserNameW(LPWSTR lpBuffer, LPDWORD pcbBuffer)
   GetUserNameW: { parameters: ["buffer", "buffer"], result: "i32" },
+  // BOOL ConvertSidToStringSidW(PSID Sid, LPWSTR *StringSid)
+  ConvertSidToStringSidW: { parameters: ["pointer", "buffer"], result: "i32" },
+  // BOOL ConvertStringSecurityDescriptorToSecurityDescriptorW(LPCWSTR StringSecurityDescriptor,
+  //   DWORD StringSDRevision, PSECURITY_DESCRIPTOR *SecurityDescriptor, PULONG SecurityDescriptorSize)
+  ConvertStringSecurityDescriptorToSecurityDescriptorW: {
+    parameters: ["buffer", "u32", "buffer", "pointer"],
+    result: "i32",
+  },
+  // BOOL ConvertSecurityDescriptorToStringSecurityDescriptorW(PSECURITY_DESCRIPTOR SecurityDescriptor,
+  //   DWORD RequestedStringSDRevision, SECURITY_INFORMATION SecurityInformation, LPWSTR *StringSecurityDescriptor,
+  //   PULONG StringSecurityDescriptorLen)
+  ConvertSecurityDescriptorToStringSecurityDescriptorW: {
+    parameters: ["pointer", "u32", "u32", "buffer", "pointer"],
+    result: "i32",
+  },
+  // BOOL GetSecurityDescriptorDacl(PSECURITY_DESCRIPTOR pSecurityDescriptor, LPBOOL lpbDaclPresent,
+  //   PACL *pDacl, LPBOOL lpbDaclDefaulted)
+  GetSecurityDescriptorDacl: { parameters: ["pointer", "buffer", "buffer", "buffer"], result: "i32" },
+  // DWORD SetSecurityInfo(HANDLE handle, SE_OBJECT_TYPE ObjectType, SECURITY_INFORMATION SecurityInfo,
+  //   PSID psidOwner, PSID psidGroup, PACL pDacl, PACL pSacl)
+  SetSecurityInfo: {
+    parameters: ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer"],
+    result: "u32",
+  },
+  // DWORD GetSecurityInfo(HANDLE handle, SE_OBJECT_TYPE ObjectType, SECURITY_INFORMATION SecurityInfo,
+  //   PSID *ppsidOwner, PSID *ppsidGroup, PACL *ppDacl, PACL *ppSacl, PSECURITY_DESCRIPTOR *ppSecurityDescriptor)
+  GetSecurityInfo: {
+    parameters: ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer", "buffer"],
+    result: "u32",
+  },
   // LSTATUS RegGetValueW(HKEY hkey, LPCWSTR lpSubKey, LPCWSTR lpValue, DWORD dwFlags, LPDWORD pdwType,
   //   PVOID pvData, LPDWORD pcbData)
   RegGetValueW: {
@@ -61,3 +91,13 @@ export const RRF = { RT_REG_SZ: 0x2, RT_REG_EXPAND_SZ: 0x4, RT_ANY: 0xffff } as 
 export const KEY_READ = 0x20019;
 /** Registry status codes. */
 export const REG_ERROR = { SUCCESS: 0, FILE_NOT_FOUND: 2, MORE_DATA: 234, NO_MORE_ITEMS: 259 } as const;
+/** TOKEN_INFORMATION_CLASS TokenUser. */
+export const TOKEN_USER = 1;
+/** SDDL_REVISION_1. */
+export const SDDL_REVISION_1 = 1;
+/** SE_OBJECT_TYPE SE_KERNEL_OBJECT. */
+export const SE_KERNEL_OBJECT = 6;
+/** SECURITY_INFORMATION bits. */
+export const SECURITY_INFORMATION = { DACL: 0x4, PROTECTED_DACL: 0x80000000 } as const;
+/** Access rights to open a pipe for changing its DACL (WRITE_DAC | READ_CONTROL). */
+export const WRITE_DAC_ACCESS = 0x00040000 | 0x00020000;

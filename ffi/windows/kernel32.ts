@@ -53,6 +53,17 @@ export const KERNEL32_SYMBOLS = {
   // DWORD WaitForSingleObject(HANDLE hHandle, DWORD dwMilliseconds)
   WaitForSingleObject: { parameters: ["pointer", "u32"], result: "u32", nonblocking: true },
 
+  // --- Files and pipes
+  // HANDLE CreateFileW(LPCWSTR lpFileName, DWORD dwDesiredAccess, DWORD dwShareMode,
+  //   LPSECURITY_ATTRIBUTES lpSecurityAttributes, DWORD dwCreationDisposition, DWORD dwFlagsAndAttributes,
+  //   HANDLE hTemplateFile)
+  CreateFileW: {
+    parameters: ["buffer", "u32", "u32", "pointer", "u32", "u32", "pointer"],
+    result: "pointer",
+  },
+  // HLOCAL LocalFree(HLOCAL hMem)
+  LocalFree: { parameters: ["pointer"], result: "pointer" },
+
   // --- Job objects (programs that end with the driver)
   // HANDLE CreateJobObjectW(LPSECURITY_ATTRIBUTES lpJobAttributes, LPCWSTR lpName)
   CreateJobObjectW: { parameters: ["pointer", "pointer"], result: "pointer" },
@@ -109,6 +120,8 @@ export const JOB = {
 } as const;
 /** PROCESS_SET_QUOTA | PROCESS_TERMINATE, what AssignProcessToJobObject needs. */
 export const PROCESS_JOB_ACCESS = 0x0100 | 0x0001;
+/** CreateFileW's OPEN_EXISTING. */
+export const OPEN_EXISTING = 3;
 /** GlobalAlloc flags. */
 export const GMEM_MOVEABLE = 0x0002;
 /** GetExitCodeProcess's value for a running process. */

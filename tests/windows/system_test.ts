@@ -7,10 +7,11 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
+import { currentUserSid, pipeDacl } from "../../src/platform/windows/pipe_security.ts";
 import { NamedPipes } from "../../src/platform/windows/pipes.ts";
 import { createWindowsSystem } from "../../src/platform/windows/system.ts";
 import { startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";
-import { onWindows } from "./_win_apps.ts";
+import { onWindows, waitFor } from "./_win_apps.ts";
 
 Deno.test({
   name: "Windows system facility finds, runs and stops programs and tells TCP listener owners",
@@ -53,6 +54,13 @@ Deno.test({
     const listener = await pipes.listen(address);
     try {
       assert.ok(pipes.exists(address));
+      // The pipe's DACL: one entry, full access for the driver's own user (Windows reports it protected and
+      // maps GA to FA; Wine keeps "D:(A;;GA;;;<sid>)"; a pipe node:net creates has an empty DACL there).
+      const sid = currentUserSid();
+      assert.match(sid ?? "", /^S-1-5-/);
+      // (Our own probe connections take the listening instance for a moment: wait for the next one.)
+      const dacl = await waitFor("a free pipe instance", () => pipeDacl(address));
+      assert.match(dacl, new RegExp(`^D:P?\\(A;;(GA|FA);;;${sid}\\)$`));
       const serving = (async () => {
         const connection = await listener.accept();
         const buffer = new Uint8Array(64);

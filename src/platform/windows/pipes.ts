@@ -1,16 +1,17 @@
 /**
  * The daemon's local endpoint on Windows: a named pipe (`\\.\pipe\cua-driver-<user>`),
- * served by node:net. The pipe's default security lets other users of the machine open
- * it, so every connection must first present a secret the daemon keeps in a file in the
- * user's own cache directory (which only the user and administrators can read): a
- * client of another user cannot read it, and the daemon drops a connection whose first
- * line is not the secret.
+ * served by node:net, whose DACL the daemon replaces right after listening with full
+ * access for its own user only (pipe_security.ts). As a second lock, every connection
+ * must first present a secret the daemon keeps in a file in the user's own cache
+ * directory (which only the user and administrators can read); the daemon drops a
+ * connection whose first line is not the secret.
  *
  * @module
  */
 import net from "node:net";
 import { DriverError } from "../../core/errors.ts";
 import type { LocalConnection, LocalListener, LocalSockets } from "../types.ts";
+import { restrictPipeToUser } from "./pipe_security.ts";
 
 /** `%LOCALAPPDATA%\cua-driver`. */
 export function windowsCacheDir(): string {
@@ -148,6 +149,8 @@ export class NamedPipes implements LocalSockets {
       );
       server.listen(address, () => resolve());
     });
+    // Only the driver's user may open the pipe at all (the secret stays the second lock).
+    restrictPipeToUser(address);
     let closed = false;
     const accept = () =>
       queue.length
