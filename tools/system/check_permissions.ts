@@ -25,7 +25,9 @@ export default defineTool({
     "missing one. On Linux: display access (X server reachable, DISPLAY, XAUTHORITY), the AT-SPI " +
     "accessibility bus (org.a11y.Bus on the session bus, the AT-SPI bus, IsEnabled), XTEST (input), " +
     "MIT-SHM (fast capture), XComposite (covered-window capture), XInput 2.2 (background input) and the " +
-    "clipboard. Read-only; it never opens a permission prompt (prompt: true is refused).",
+    "clipboard. On macOS: the Accessibility and Screen Recording grants (each with the System Settings pane " +
+    "that grants it), the logged-in window server session, the capture API and the pasteboard. Read-only; " +
+    "it never opens a permission prompt (prompt: true is refused).",
   group: "system",
   input: z.strictObject({
     session: sessionParam,

@@ -47,7 +47,9 @@ export default defineTool({
     "One call that says whether the driver can work here: versions, platform support, the display " +
     "(size, vendor, embedded or not), the window manager, accessibility (registered apps, Cache.GetItems), " +
     "the capture path (MIT-SHM, a timed test capture), input paths (XTEST, XInput2 background pointer and " +
-    "keyboard), the daemon and the session. overall is ok, degraded (something is missing) or failed (the " +
+    "keyboard), the daemon and the session (on macOS: the OS version and displays, the window server, the " +
+    "Accessibility grant with a timed read of the frontmost app, a timed capture, event posting). overall is " +
+    "ok, degraded (something is missing) or failed (the " +
     "driver cannot work). include/skip name checks to run or leave out (include wins).",
   group: "system",
   input: z.strictObject({
