@@ -104,6 +104,13 @@ export const CF_SYMBOLS = {
   //   CFIndex maxBufLen)
   CFURLGetFileSystemRepresentation: { parameters: ["pointer", "bool", "buffer", "i64"], result: "bool" },
 
+  // --- CFRunLoop (CFRunLoop.h)
+  // CFRunLoopRunResult CFRunLoopRunInMode(CFRunLoopMode mode, CFTimeInterval seconds,
+  //   Boolean returnAfterSourceHandled)   (SInt32; runs the calling thread's run loop)
+  CFRunLoopRunInMode: { parameters: ["pointer", "f64", "bool"], result: "i32" },
+  // const CFRunLoopMode kCFRunLoopDefaultMode   (a CFStringRef)
+  kCFRunLoopDefaultMode: { type: "pointer" },
+
   // --- CFBundle (CFBundle.h)
   // CFBundleRef CFBundleCreate(CFAllocatorRef allocator, CFURLRef bundleURL)
   CFBundleCreate: { parameters: ["pointer", "pointer"], result: "pointer" },

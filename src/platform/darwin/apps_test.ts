@@ -125,3 +125,18 @@ Deno.test("darwin apps kill a process and see it gone", async () => {
   assert.equal((await mac.backend.apps.kill(Deno.pid).catch((e) => e)).code, "permission_denied");
   assert.equal((await mac.backend.apps.kill(1.5).catch((e) => e)).code, "invalid_arguments");
 });
+
+Deno.test("darwin apps see an app the user started after the driver's first look (run loop pumped)", async () => {
+  await using mac = fakeMacBackend();
+  const before = await mac.backend.apps.listApps();
+  assert.ok(!before.some((a) => a.name === "Calculator"));
+  // Started by the user, not by the driver: NSWorkspace learns of it through a notification.
+  const started = mac.fake.world.launch("/Applications/Calculator.app", true)!;
+  const after = await mac.backend.apps.listApps();
+  assert.ok(after.some((a) => a.pid === started.pid && a.running), "the new app is listed");
+  assert.equal(
+    await mac.backend.windows.active(),
+    mac.fake.world.windows.find((w) => w.pid === started.pid)!.id,
+  );
+  assert.ok(mac.fake.callsOf("CFRunLoopRunInMode").length >= 2);
+});

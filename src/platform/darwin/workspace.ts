@@ -31,6 +31,17 @@ function workspace(ctx: DarwinContext): Id {
   return ctx.objc.id(ctx.objc.cls("NSWorkspace"), "sharedWorkspace")!;
 }
 
+/**
+ * Lets the main thread's run loop handle what is pending, without waiting. NSWorkspace
+ * keeps `runningApplications` and `frontmostApplication` current through notifications
+ * delivered on that run loop, which a command-line process never runs by itself: without
+ * this, a long-running driver would keep seeing the apps of its first look.
+ */
+export function pumpRunLoop(ctx: DarwinContext): void {
+  const mode = ctx.fw.cf.kCFRunLoopDefaultMode;
+  if (mode !== null) ctx.fw.cf.CFRunLoopRunInMode(mode, 0, false);
+}
+
 function describe(ctx: DarwinContext, app: Id): RunningApp {
   const { objc, cf } = ctx;
   const text = (selector: string) => cf.toString(objc.id(app, selector));
@@ -50,6 +61,7 @@ function describe(ctx: DarwinContext, app: Id): RunningApp {
 
 /** Every running application that has not terminated. */
 export function runningApps(ctx: DarwinContext): RunningApp[] {
+  pumpRunLoop(ctx);
   return ctx.objc.pool(() => {
     const list = ctx.objc.id(workspace(ctx), "runningApplications");
     return ctx.cf.items(list).filter((app) => !ctx.objc.bool(app, "isTerminated")).map((app) =>
@@ -60,6 +72,7 @@ export function runningApps(ctx: DarwinContext): RunningApp[] {
 
 /** One running application by pid, or null. */
 export function runningApp(ctx: DarwinContext, pid: number): RunningApp | null {
+  pumpRunLoop(ctx);
   return ctx.objc.pool(() => {
     const app = ctx.objc.send.msgSend_id_i32(
       ctx.objc.cls("NSRunningApplication"),
@@ -72,6 +85,7 @@ export function runningApp(ctx: DarwinContext, pid: number): RunningApp | null {
 
 /** The pid of the frontmost (active) application, or null. */
 export function frontmostPid(ctx: DarwinContext): number | null {
+  pumpRunLoop(ctx);
   return ctx.objc.pool(() => {
     const app = ctx.objc.id(workspace(ctx), "frontmostApplication");
     return app ? ctx.objc.send.msgSend_i32(app, ctx.objc.sel("processIdentifier")) : null;

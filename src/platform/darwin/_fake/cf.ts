@@ -47,6 +47,7 @@ export function fakeCoreFoundation(
   heap: FakeHeap,
   constants: CFConstants,
   callbacks: { array: FakeObject; key: FakeObject; value: FakeObject },
+  runLoopTicks: { count: number } = { count: 0 },
 ): { [K in keyof typeof CF_SYMBOLS]?: unknown } {
   const ptr = (object: FakeObject) => heap.pointer(object);
   const deref = heap.deref.bind(heap);
@@ -133,6 +134,16 @@ export function fakeCoreFoundation(
       deref(ref, "CFBooleanGetValue", ["CFBoolean"]).value as boolean,
     kCFBooleanTrue: ptr(constants.true),
     kCFBooleanFalse: ptr(constants.false),
+    CFRunLoopRunInMode: (mode: Deno.PointerValue, seconds: number, _returnAfterSource: boolean) => {
+      const name = heap.deref(mode, "CFRunLoopRunInMode", ["CFString"]).value;
+      if (name !== "kCFRunLoopDefaultMode") heap.fail(`CFRunLoopRunInMode: unexpected mode ${String(name)}`);
+      if (seconds > 1) {
+        heap.fail("CFRunLoopRunInMode: the driver must not block its event loop on the run loop");
+      }
+      runLoopTicks.count++;
+      return 3; // kCFRunLoopRunTimedOut: nothing else to do
+    },
+    kCFRunLoopDefaultMode: ptr(constants.string("kCFRunLoopDefaultMode", "kCFRunLoopDefaultMode")),
     CFArrayGetTypeID: () => TYPE_IDS.CFArray,
     CFArrayCreate: (alloc: Deno.PointerValue, values: unknown, count: bigint, cb: Deno.PointerValue) => {
       if (alloc !== null) heap.fail("CFArrayCreate: allocator must be NULL");

@@ -70,7 +70,8 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     key: heap.constant("Callbacks", "key", "kCFTypeDictionaryKeyCallBacks"),
     value: heap.constant("Callbacks", "value", "kCFTypeDictionaryValueCallBacks"),
   };
-  const objc = fakeObjc(heap, constants, world);
+  const runLoop = { count: 0 };
+  const objc = fakeObjc(heap, constants, world, runLoop);
   const ax = {
     ...fakeAccessibility(heap, constants, world),
     ...(options.privateWindowSpi === false ? { _AXUIElementGetWindow: null } : {}),
@@ -79,7 +80,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     cf: checkedTable(
       "CoreFoundation",
       CF_SYMBOLS,
-      { ...fakeCoreFoundation(heap, constants, callbacks), ...fakeBundles(heap, world) },
+      { ...fakeCoreFoundation(heap, constants, callbacks, runLoop), ...fakeBundles(heap, world) },
       heap,
       calls,
       unscripted,

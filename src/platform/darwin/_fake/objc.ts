@@ -45,6 +45,7 @@ export function fakeObjc(
   heap: FakeHeap,
   constants: CFConstants,
   world: FakeMac,
+  runLoop: { count: number } = { count: 0 },
 ): { impl: { [K in keyof typeof OBJC_SYMBOLS]?: unknown }; state: FakeObjcState } {
   const ptr = (object: FakeObject) => heap.pointer(object);
   const classes = new Map<string, FakeObject>();
@@ -92,6 +93,19 @@ export function fakeObjc(
     return ptr(object);
   };
   const app = (self: FakeObject) => self.value as FakeApp;
+  // NSWorkspace's view of the running apps changes only through notifications handled on
+  // the main run loop: a process that never runs it keeps its first view.
+  let view: { tick: number; apps: FakeApp[]; frontmost: number | null } | null = null;
+  const workspaceView = () => {
+    if (!view || view.tick !== runLoop.count) {
+      view = {
+        tick: runLoop.count,
+        apps: world.apps.filter((a) => !a.terminated),
+        frontmost: world.frontmost,
+      };
+    }
+    return view;
+  };
   const text = (ref: unknown, api: string) =>
     heap.deref(ref as Deno.PointerValue, api, ["CFString"]).value as string;
 
@@ -101,9 +115,7 @@ export function fakeObjc(
       runningApplications: {
         alias: "msgSend_id",
         run: () => {
-          const objects = world.apps.filter((a) => !a.terminated).map((a) =>
-            heap.deref(appObject(a), "runningApplications")
-          );
+          const objects = workspaceView().apps.map((a) => heap.deref(appObject(a), "runningApplications"));
           const array = heap.createHeld("CFArray", objects, "-[NSWorkspace runningApplications]");
           for (const object of objects) heap.hold(object);
           return autoreleased(array, "-[NSWorkspace runningApplications]");
@@ -112,7 +124,8 @@ export function fakeObjc(
       frontmostApplication: {
         alias: "msgSend_id",
         run: () => {
-          const front = world.frontmost === null ? undefined : world.app(world.frontmost);
+          const pid = workspaceView().frontmost;
+          const front = pid === null ? undefined : world.apps.find((a) => a.pid === pid);
           return front ? appObject(front) : null;
         },
       },
