@@ -29,6 +29,12 @@ function denoExecutable() {
   }
 }
 
+/** A CA only in SSL_CERT_FILE (Deno does not read it) is handed to Deno as DENO_CERT, for a first-run fetch. */
+function certificateEnv() {
+  const file = process.env.SSL_CERT_FILE;
+  return file && !process.env.DENO_CERT && fs.existsSync(file) ? { DENO_CERT: file } : {};
+}
+
 const child = spawn(
   denoExecutable(),
   [
@@ -41,7 +47,12 @@ const child = spawn(
   ],
   {
     stdio: "inherit",
-    env: { ...process.env, DENO_NO_PACKAGE_JSON: "1", CUA_DRIVER_LAUNCHER: process.argv[1] },
+    env: {
+      ...process.env,
+      ...certificateEnv(),
+      DENO_NO_PACKAGE_JSON: "1",
+      CUA_DRIVER_LAUNCHER: process.argv[1],
+    },
   },
 );
 
