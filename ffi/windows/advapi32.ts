@@ -43,6 +43,12 @@ export const ADVAPI32_SYMBOLS = {
     parameters: ["pointer", "u32", "u32", "pointer", "pointer", "pointer", "pointer"],
     result: "u32",
   },
+  // DWORD GetNamedSecurityInfoW(LPCWSTR pObjectName, SE_OBJECT_TYPE ObjectType, SECURITY_INFORMATION SecurityInfo,
+  //   PSID *ppsidOwner, PSID *ppsidGroup, PACL *ppDacl, PACL *ppSacl, PSECURITY_DESCRIPTOR *ppSecurityDescriptor)
+  GetNamedSecurityInfoW: {
+    parameters: ["buffer", "u32", "u32", "buffer", "pointer", "pointer", "pointer", "buffer"],
+    result: "u32",
+  },
   // DWORD GetSecurityInfo(HANDLE handle, SE_OBJECT_TYPE ObjectType, SECURITY_INFORMATION SecurityInfo,
   //   PSID *ppsidOwner, PSID *ppsidGroup, PACL *ppDacl, PACL *ppSacl, PSECURITY_DESCRIPTOR *ppSecurityDescriptor)
   GetSecurityInfo: {
@@ -95,6 +101,10 @@ export const REG_ERROR = { SUCCESS: 0, FILE_NOT_FOUND: 2, MORE_DATA: 234, NO_MOR
 export const TOKEN_USER = 1;
 /** SDDL_REVISION_1. */
 export const SDDL_REVISION_1 = 1;
+/** SE_OBJECT_TYPE SE_FILE_OBJECT. */
+export const SE_FILE_OBJECT = 1;
+/** OWNER_SECURITY_INFORMATION. */
+export const OWNER_SECURITY_INFORMATION = 0x1;
 /** SE_OBJECT_TYPE SE_KERNEL_OBJECT. */
 export const SE_KERNEL_OBJECT = 6;
 /** SECURITY_INFORMATION bits. */

@@ -61,6 +61,9 @@ export const KERNEL32_SYMBOLS = {
     parameters: ["buffer", "u32", "u32", "pointer", "u32", "u32", "pointer"],
     result: "pointer",
   },
+  // BOOL ReadProcessMemory(HANDLE hProcess, LPCVOID lpBaseAddress, LPVOID lpBuffer, SIZE_T nSize,
+  //   SIZE_T *lpNumberOfBytesRead)
+  ReadProcessMemory: { parameters: ["pointer", "pointer", "buffer", "usize", "buffer"], result: "i32" },
   // HLOCAL LocalFree(HLOCAL hMem)
   LocalFree: { parameters: ["pointer"], result: "pointer" },
 
@@ -102,6 +105,8 @@ export const kernel32 = openLibrary("kernel32", ["kernel32.dll"], KERNEL32_SYMBO
 /** Constants from <winnt.h>, <processthreadsapi.h>, <tlhelp32.h> and <winbase.h>. */
 export const PROCESS = {
   TERMINATE: 0x0001,
+  VM_READ: 0x0010,
+  QUERY_INFORMATION: 0x0400,
   SYNCHRONIZE: 0x00100000,
   QUERY_LIMITED_INFORMATION: 0x1000,
 } as const;

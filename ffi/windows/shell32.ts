@@ -14,6 +14,8 @@ export const SHELL32_SYMBOLS = {
   DragQueryFileW: { parameters: ["pointer", "u32", "buffer", "u32"], result: "u32" },
   // HRESULT SHGetKnownFolderPath(REFKNOWNFOLDERID rfid, DWORD dwFlags, HANDLE hToken, PWSTR *ppszPath)
   SHGetKnownFolderPath: { parameters: ["buffer", "u32", "pointer", "buffer"], result: "i32" },
+  // LPWSTR *CommandLineToArgvW(LPCWSTR lpCmdLine, int *pNumArgs)  (LocalFree the result)
+  CommandLineToArgvW: { parameters: ["buffer", "buffer"], result: "pointer" },
   // BOOL IsUserAnAdmin(void)
   IsUserAnAdmin: { parameters: [], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;

@@ -13,6 +13,7 @@ import { windowRect, windowTitle } from "../../src/platform/windows/win32/hwnd.t
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import {
   clipboardDib,
+  clipboardFileList,
   clipboardText,
   screenPixel,
   setClipboardText,
@@ -62,6 +63,7 @@ async function samplePng(): Promise<{ path: string; rgba: Uint8Array; width: num
 }
 
 let launched = 0;
+let clipFile = "";
 
 /** The system cells. */
 export function systemCells(): WinCell[] {
@@ -285,6 +287,24 @@ export function systemCells(): WinCell[] {
         return last.join() === dib.pixel(dib.width - 1, dib.height - 1).join() ? null : `pixel ${last}`;
       }),
       expect: { kind: "observed", status: "ok" },
+    },
+    {
+      id: "clipboard_write.file.n/a.clipboard",
+      tool: "clipboard_write",
+      addressing: "none",
+      delivery: "n/a",
+      prepare: () => setClipboardText("no files yet"),
+      calls: async () => {
+        const path = await Deno.makeTempFile({ suffix: " report ü.txt" });
+        clipFile = path;
+        return [{ tool: "clipboard_write", args: { file_path: path } }];
+      },
+      oracle: reading(
+        "CF_HDROP lists the file",
+        () => clipboardFileList(),
+        (_b, a) => a.length === 1 && a[0] === clipFile,
+      ),
+      expect: { kind: "delivered" },
     },
     {
       id: "launch_app.name.n/a.notepad",

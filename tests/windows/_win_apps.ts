@@ -18,6 +18,7 @@ import {
 } from "../../src/platform/windows/win32/hwnd.ts";
 import { CF, CONTROL_MSG, user32 } from "../../ffi/windows/user32.ts";
 import { gdi32 } from "../../ffi/windows/gdi32.ts";
+import { shell32 } from "../../ffi/windows/shell32.ts";
 import { GMEM_MOVEABLE, kernel32 } from "../../ffi/windows/kernel32.ts";
 
 /** True when the suite runs on Windows (or Wine). */
@@ -187,6 +188,23 @@ export function clipboardDib(): {
     } finally {
       kernel32.symbols.GlobalUnlock(memory);
     }
+  } finally {
+    user32.symbols.CloseClipboard();
+  }
+}
+
+/** The paths of the clipboard's CF_HDROP, read by the test's own calls; [] when absent. */
+export function clipboardFileList(): string[] {
+  if (!user32.symbols.OpenClipboard(null)) throw new Error("the clipboard is busy");
+  try {
+    const drop = user32.symbols.GetClipboardData(CF.HDROP);
+    if (!drop) return [];
+    const count = shell32.symbols.DragQueryFileW(drop, 0xffffffff, null, 0);
+    return Array.from({ length: count }, (_, i) => {
+      const buffer = new Uint16Array(1024);
+      const length = shell32.symbols.DragQueryFileW(drop, i, buffer, buffer.length);
+      return String.fromCharCode(...buffer.subarray(0, length));
+    });
   } finally {
     user32.symbols.CloseClipboard();
   }

@@ -37,6 +37,19 @@ Deno.test({
     } finally {
       listener.close();
     }
+    // Another process's argv, read through NtQueryInformationProcess and split like the C runtime does.
+    const ping = await system.spawn(["ping.exe", "-n", "30", "127.0.0.1"]);
+    try {
+      const argv = await waitFor("ping's command line", () => system.processCommandLine(ping.pid));
+      assert.deepEqual(argv.slice(1), ["-n", "30", "127.0.0.1"]);
+      assert.match(argv[0], /ping(\.exe)?"?$/i);
+    } finally {
+      ping.stop("kill");
+      await ping.status;
+    }
+    const mine = await Deno.makeTempFile();
+    assert.equal(await system.ownedByUser(mine), true, "a file the driver created is its user's");
+    await Deno.remove(mine);
     assert.equal(system.classifyDirectory("C:\\Windows\\System32"), "system");
     assert.equal(system.classifyDirectory("C:\\"), "shared_root");
     assert.match(system.cacheDir(), /cua-driver$/);

@@ -19,6 +19,7 @@ import { processIntegrity } from "./input/integrity.ts";
 import { findOnPath } from "./launch.ts";
 import { NamedPipes, windowsCacheDir } from "./pipes.ts";
 import { windowsRun, windowsSpawn } from "./process.ts";
+import { ownedByCurrentUser, processArgv } from "./process_info.ts";
 import { processImagePath } from "./processes.ts";
 import { readRegistryString } from "./registry.ts";
 
@@ -107,15 +108,13 @@ export function createWindowsSystem(): SystemBackend {
     run: windowsRun,
     spawn: windowsSpawn,
     processExecutable: (pid) => Promise.resolve(processImagePath(pid)),
-    // Reading another process's command line needs its PEB (NtQueryInformationProcess): not done yet.
-    processCommandLine: () => Promise.resolve(null),
+    processCommandLine: (pid) => Promise.resolve(processArgv(pid)),
     ownsTcpListener: (pid, port) => {
       const pids = listenerPids(port);
       return Promise.resolve(pids === null ? null : pids.includes(pid));
     },
     isElevated: () => (processIntegrity(Deno.pid) ?? 0) >= INTEGRITY.HIGH,
-    // File owners need GetNamedSecurityInfo and SID comparison: not done yet, so the OS "does not say".
-    ownedByUser: () => Promise.resolve(null),
+    ownedByUser: (path) => Promise.resolve(ownedByCurrentUser(path)),
     classifyDirectory: (path) => classifyWindowsDirectory(path),
     cacheDir: windowsCacheDir,
     monotonicMs: () => Number(kernel32.symbols.GetTickCount64()),
