@@ -23,6 +23,8 @@ export interface Runtime {
 /** Options for {@linkcode startRuntime}. */
 export interface RuntimeOptions {
   desktop: DesktopMode;
+  /** Servers: start without a reachable desktop and connect to it when it appears. */
+  waitForDisplay?: boolean;
   /** The launcher's permissions; `permissionMode` alone is shorthand for a mode without manifest. */
   permissions?: PermissionConfig;
   permissionMode?: PermissionMode;
@@ -31,7 +33,11 @@ export interface RuntimeOptions {
 
 /** Starts the back end (and the embedded desktop when needed) and builds the registry. */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const backend = await createBackend(Deno.build.os, { desktop: options.desktop, log: options.log });
+  const backend = await createBackend(Deno.build.os, {
+    desktop: options.desktop,
+    waitForDisplay: options.waitForDisplay,
+    log: options.log,
+  });
   const config = new ConfigStore();
   if (config.loadWarning) options.log?.(config.loadWarning);
   const permissions = options.permissions ??

@@ -196,6 +196,8 @@ export class ToolRegistry extends ToolCatalog {
       ? this.state.sessions.peek(options.lease, label) ?? detachedSession(options, label)
       : this.state.sessions.resolve(options.lease, options.transport, label);
     this.authorize(tool, args, session);
+    // A server started before its desktop connects on the first call that needs one.
+    if (tool.needsDesktop !== false) await this.backend.ready?.();
 
     const signals = [options.signal, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined]
       .filter((s): s is AbortSignal => s !== undefined);

@@ -87,6 +87,12 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * touch one (health, session readers) and start_session, which starts (or revives) its own.
    */
   readonly sessionRequiring?: boolean;
+  /**
+   * False for tools that work without a desktop (diagnostics, configuration, sessions): a
+   * server started before its display answers them, and refuses the rest with
+   * `display_unavailable`.
+   */
+  readonly needsDesktop?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

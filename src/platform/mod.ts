@@ -14,6 +14,8 @@ export type { DesktopMode };
 export interface BackendOptions {
   /** Linux: use the session's display, start a private one, or decide by DISPLAY. */
   desktop?: DesktopMode;
+  /** Servers: start without a reachable desktop and connect when one appears. */
+  waitForDisplay?: boolean;
   /** Progress messages (to stderr). */
   log?: (line: string) => void;
 }
@@ -25,7 +27,11 @@ export async function createBackend(
 ): Promise<Backend> {
   switch (os) {
     case "linux":
-      return await createLinuxBackend({ desktop: options.desktop ?? "auto", log: options.log });
+      return await createLinuxBackend({
+        desktop: options.desktop ?? "auto",
+        waitForDisplay: options.waitForDisplay,
+        log: options.log,
+      });
     case "darwin":
       return createDarwinBackend();
     case "windows":

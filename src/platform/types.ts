@@ -434,6 +434,13 @@ export interface Backend {
    * a `fail` check, not a throw.
    */
   health(names: readonly string[]): Promise<HealthCheck[]>;
+  /**
+   * Resolves once the desktop is reachable, connecting to it if it appeared since the
+   * last call. Absent on back ends that are always ready.
+   *
+   * @throws {DriverError} `display_unavailable` with the remedy while there is no desktop.
+   */
+  ready?(): Promise<void>;
   /** Releases native resources. */
   close(): Promise<void>;
 }

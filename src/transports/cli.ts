@@ -26,7 +26,9 @@ import { serveMcpStdio } from "./mcp_stdio.ts";
 /** What the CLI needs from the composition root. */
 export interface CliHost {
   catalog: ToolCatalog;
-  startRuntime(options: { desktop: DesktopChoice; permissions: PermissionConfig }): Promise<{
+  startRuntime(
+    options: { desktop: DesktopChoice; permissions: PermissionConfig; waitForDisplay?: boolean },
+  ): Promise<{
     registry: ToolRegistry;
     close(): Promise<void>;
   }>;
@@ -124,9 +126,11 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return await withRuntime(args, host, async (registry) => {
         await serveMcpStdio(registry, { onClose: (lease) => registry.state.sessions.endLease(lease) });
         return EXIT.ok;
-      });
+      }, { waitForDisplay: true });
     case "serve":
-      return await withRuntime(args, host, (registry) => serveCommand(registry, args, host.serveExtras));
+      return await withRuntime(args, host, (registry) => serveCommand(registry, args, host.serveExtras), {
+        waitForDisplay: true,
+      });
     case "call":
       return await callCommand(args, printResult);
     case "status":
@@ -202,6 +206,7 @@ async function withRuntime(
   args: ParsedArgs,
   host: CliHost,
   body: (registry: ToolRegistry) => Promise<number>,
+  { waitForDisplay = false } = {},
 ): Promise<number> {
   const desktop = args.flags.get("--desktop") ?? Deno.env.get("CUA_DRIVER_DESKTOP") ?? "auto";
   if (desktop !== "auto" && desktop !== "embedded" && desktop !== "system") {
@@ -222,7 +227,7 @@ async function withRuntime(
   }
   let runtime;
   try {
-    runtime = await host.startRuntime({ desktop, permissions });
+    runtime = await host.startRuntime({ desktop, permissions, waitForDisplay });
   } catch (error) {
     const message = error instanceof DriverError && error.data.hint
       ? `${error.message}: ${error.data.hint}`

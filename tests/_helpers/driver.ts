@@ -12,19 +12,23 @@ import { desktopEnv } from "./desktop_env.ts";
 export const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
 /**
+ * What any Deno subprocess of the tests needs in a cleared environment and no desktop:
+ * PATH, HOME, the network settings ({@linkcode denoChildEnv}) and the Deno cache by path,
+ * so a child given another HOME (a user desktop's) still finds it.
+ */
+export function denoEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const home = Deno.env.get("HOME") ?? "/root";
+  const cache = Deno.env.get("DENO_DIR") || `${Deno.env.get("XDG_CACHE_HOME") || `${home}/.cache`}/deno`;
+  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home, DENO_DIR: cache, ...denoChildEnv(), ...extra };
+}
+
+/**
  * Environment for a driver subprocess (started with `clearEnv`): the desktop, a private
- * config dir, PATH and HOME, and the Deno cache and network settings ({@linkcode denoChildEnv}).
+ * config dir, PATH and HOME, and the Deno cache and network settings ({@linkcode denoEnv}).
  */
 export function driverEnv(extra: Record<string, string> = {}): Record<string, string> {
   const configDir = Deno.makeTempDirSync({ prefix: "cua-test-config-" });
-  return {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: Deno.env.get("HOME") ?? "/root",
-    CUA_DRIVER_CONFIG_DIR: configDir,
-    ...denoChildEnv(),
-    ...desktopEnv(),
-    ...extra,
-  };
+  return denoEnv({ CUA_DRIVER_CONFIG_DIR: configDir, ...desktopEnv(), ...extra });
 }
 
 /** Arguments to run the driver with Deno, from the cache that scripts/setup.sh filled. */

@@ -13,6 +13,7 @@ export default defineTool({
   output: RecordingStateSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["recording.read"],
   sessionRequiring: false,
   run(ctx) {

@@ -16,6 +16,7 @@ export default defineTool({
   output: z.object({ session: z.string(), active: z.literal(false) }),
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   risk: "r1",
+  needsDesktop: false,
   capabilities: ["session.lifecycle.end"],
   sessionRequiring: false,
   async run(ctx, args) {

@@ -14,6 +14,7 @@ export default defineTool({
   output: SessionRow,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["session.lifecycle.read"],
   sessionRequiring: false,
   run(ctx, args) {

@@ -18,6 +18,7 @@ export default defineTool({
   output: z.object({ sessions: z.array(SessionRow), next_cursor: z.string().nullable() }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["session.lifecycle.list"],
   sessionRequiring: false,
   run(ctx, args) {

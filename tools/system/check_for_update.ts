@@ -36,6 +36,7 @@ export default defineTool({
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["driver.update.check"],
   async run(ctx, args) {
     const answer = await checkForUpdate({

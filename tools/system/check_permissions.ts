@@ -47,6 +47,7 @@ export default defineTool({
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r2",
+  needsDesktop: false,
   capabilities: ["driver.permissions.read"],
   sessionRequiring: false,
   async run(ctx, args) {

@@ -29,6 +29,7 @@ export default defineTool({
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["driver.config.read"],
   run(ctx) {
     const values = ctx.state.config.values;

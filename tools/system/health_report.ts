@@ -65,6 +65,7 @@ export default defineTool({
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  needsDesktop: false,
   capabilities: ["driver.health.read"],
   sessionRequiring: false,
   async run(ctx, args) {

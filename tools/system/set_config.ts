@@ -55,6 +55,7 @@ export default defineTool({
   }),
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   risk: "r2",
+  needsDesktop: false,
   capabilities: ["driver.config.write"],
   async run(ctx, args) {
     for (const key of Object.keys(RETIRED_CONFIG_KEYS)) {

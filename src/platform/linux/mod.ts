@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { DriverError } from "../../core/errors.ts";
+import { deferredBackend } from "../../core/deferred_backend.ts";
+import { asDriverError, DriverError } from "../../core/errors.ts";
 import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
@@ -29,6 +30,11 @@ export type DesktopMode = "auto" | "embedded" | "system";
 /** Options for {@linkcode createLinuxBackend}. */
 export interface LinuxBackendOptions {
   desktop: DesktopMode;
+  /**
+   * Servers: when no desktop is reachable, start anyway and connect on the first call after
+   * one appears (diagnostic tools answer meanwhile) instead of failing.
+   */
+  waitForDisplay?: boolean;
   log?: (line: string) => void;
 }
 
@@ -58,8 +64,31 @@ class DisplayHolder {
   }
 }
 
-/** Creates the Linux back end. */
+/**
+ * Creates the Linux back end.
+ *
+ * @throws {DriverError} `display_unavailable` when no desktop is reachable and
+ *   `options.waitForDisplay` is not set.
+ */
 export async function createLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
+  if (!options.waitForDisplay) return await startLinuxBackend(options);
+  try {
+    return await startLinuxBackend(options);
+  } catch (error) {
+    const initialError = asDriverError(error);
+    if (initialError.code !== "display_unavailable") throw error;
+    options.log?.(`${initialError.message}: serving without a desktop until one is reachable`);
+    return deferredBackend({
+      os: "linux",
+      start: () => startLinuxBackend(options),
+      initialError,
+      offlinePermissions: () => linuxPermissions(null),
+      log: options.log,
+    });
+  }
+}
+
+async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
   const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
   let desktop: EmbeddedDesktop | null = null;
   if (options.desktop === "embedded" || (options.desktop === "auto" && !hasDisplay)) {

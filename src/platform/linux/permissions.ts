@@ -27,8 +27,11 @@ export const LINUX_PERMISSION_CHECKS = [
   "clipboard",
 ] as const;
 
-/** Runs every check; never throws for a missing facility. */
-export async function linuxPermissions(clipboard: ClipboardBackend): Promise<PermissionCheck[]> {
+/**
+ * Runs every check; never throws for a missing facility. `clipboard` is null while the
+ * back end has no desktop yet (the clipboard check then needs a reachable display).
+ */
+export async function linuxPermissions(clipboard: ClipboardBackend | null): Promise<PermissionCheck[]> {
   const atspi = probeAtspi();
   const display = probeDisplay();
   const connection = display.connection;
@@ -40,6 +43,13 @@ export async function linuxPermissions(clipboard: ClipboardBackend): Promise<Per
         detail: "Not checked: the X server is unreachable",
         remedy: display.check.remedy,
       }))
+      : clipboard === null
+      ? [
+        probeXTest(connection),
+        await probeShm(connection),
+        probeComposite(connection),
+        probeXInput2(connection),
+      ]
       : [
         probeXTest(connection),
         await probeShm(connection),
