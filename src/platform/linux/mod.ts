@@ -10,6 +10,7 @@ import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
 import { LinuxApps } from "./apps.ts";
 import { AtspiAccessibility } from "./atspi/mod.ts";
 import { X11AgentCursors } from "./cursor/mod.ts";
+import { discoverDesktop, type Discovery } from "./desktop_discovery.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
 import { linuxHealth } from "./health.ts";
 import { X11Input } from "./input/mod.ts";
@@ -89,24 +90,9 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 }
 
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
-  const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
-  let desktop: EmbeddedDesktop | null = null;
-  if (options.desktop === "embedded" || (options.desktop === "auto" && !hasDisplay)) {
-    if (options.desktop === "auto" && Deno.env.get("WAYLAND_DISPLAY")) {
-      options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
-    }
-    // The desktop's own programs are chatty; their output shows only with CUA_LOG=debug.
-    desktop = await EmbeddedDesktop.start({
-      log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
-    });
-    options.log?.(`started embedded desktop ${desktop.display}`);
-  } else if (!hasDisplay) {
-    throw new DriverError("display_unavailable", "No X display: DISPLAY is not set", {
-      hint: "run inside an X11 session, or use --desktop embedded to start a private one",
-    });
-  }
-  const env: Record<string, string> = desktop ? { ...desktop.env } : {};
-  const displayName = desktop?.display ?? Deno.env.get("DISPLAY")!;
+  const { desktop, found } = await chooseDesktop(options);
+  const env: Record<string, string> = desktop ? { ...desktop.env } : found ? discoveredEnv(found) : {};
+  const displayName = desktop?.display ?? env.DISPLAY ?? Deno.env.get("DISPLAY")!;
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
 
@@ -133,7 +119,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
 
   return {
     os: "linux",
-    description: `X11 ${displayName}${desktop ? " (embedded)" : ""}`,
+    description: `X11 ${displayName}${desktop ? " (embedded)" : found ? ` (found: ${found.reason})` : ""}`,
     screen,
     windows,
     apps,
@@ -178,4 +164,54 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       }
     },
   };
+}
+
+/**
+ * The desktop to drive: the one DISPLAY names (discovery fills in a missing bus), the
+ * user's running desktop found by {@linkcode discoverDesktop}, or a private one.
+ */
+async function chooseDesktop(
+  options: LinuxBackendOptions,
+): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null }> {
+  const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
+  if (options.desktop !== "embedded" && hasDisplay && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
+    return { desktop: null, found: null };
+  }
+  // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
+  const found = options.desktop === "embedded"
+    ? null
+    : await discoverDesktop({ mode: hasDisplay ? "system" : options.desktop });
+  if (found?.chosen) {
+    options.log?.(`desktop ${options.desktop}: ${hasDisplay ? "using" : "attaching to"} ${found.reason}`);
+    return { desktop: null, found };
+  }
+  if (options.desktop === "system" || hasDisplay) {
+    throw new DriverError("display_unavailable", `No X display: ${found?.reason ?? "DISPLAY is not set"}`, {
+      hint: "log in to the desktop (or start Xvfb) as this user, export DISPLAY and XAUTHORITY, or use " +
+        "--desktop embedded to start a private one",
+    });
+  }
+  if (found) options.log?.(`desktop auto: ${found.reason}; starting a private desktop`);
+  if (Deno.env.get("WAYLAND_DISPLAY")) {
+    options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
+  }
+  // The desktop's own programs are chatty; their output shows only with CUA_LOG=debug.
+  const desktop = await EmbeddedDesktop.start({
+    log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
+  });
+  options.log?.(`started embedded desktop ${desktop.display}`);
+  return { desktop, found: null };
+}
+
+/** The variables that put this process (and the apps it starts) on a discovered desktop. */
+function discoveredEnv(found: Discovery): Record<string, string> {
+  const chosen = found.chosen!;
+  const env: Record<string, string> = { DISPLAY: chosen.display };
+  if (chosen.xauthority) env.XAUTHORITY = chosen.xauthority;
+  if (found.sessionBus) env.DBUS_SESSION_BUS_ADDRESS = found.sessionBus;
+  // Without a session bus of its own, the display's AT_SPI_BUS is how AT-SPI is reached.
+  if (chosen.atspiBus && !chosen.matched && !Deno.env.get("AT_SPI_BUS_ADDRESS")) {
+    env.AT_SPI_BUS_ADDRESS = chosen.atspiBus;
+  }
+  return env;
 }

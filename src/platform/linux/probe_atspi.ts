@@ -45,6 +45,27 @@ function launcherRemedy(): string {
 }
 
 /**
+ * Where the desktop's own session bus is: the user's bus socket when there is one. A bus
+ * from dbus-launch would be a new one that none of the desktop's apps are on.
+ */
+function sessionBusRemedy(): string {
+  const uid = Deno.uid() ?? 0;
+  const socket = `${Deno.env.get("XDG_RUNTIME_DIR") || `/run/user/${uid}`}/bus`;
+  let here = false;
+  try {
+    here = Deno.statSync(socket).isSocket === true;
+  } catch {
+    // No user bus socket.
+  }
+  return here
+    ? `export DBUS_SESSION_BUS_ADDRESS=unix:path=${socket} (the session bus of your login, which the ` +
+      "desktop's apps use), or run cua-driver with --desktop system to find it"
+    : "export the DBUS_SESSION_BUS_ADDRESS of a process in the desktop session " +
+      "(tr '\\0' '\\n' < /proc/<pid of an app on it>/environ | grep DBUS), or run cua-driver with " +
+      "--desktop system to find it (a bus from dbus-launch is a new one the desktop's apps are not on)";
+}
+
+/**
  * Walks the accessibility stack step by step and stops at the first missing piece.
  *
  * @param options.timeoutMs Budget per connection and call (default 1500).
@@ -70,10 +91,7 @@ export async function probeAtspi(
   };
   const fail = (failure: string, remedy: string): AtspiProbe => ({ ...probe, ok: false, failure, remedy });
   if (!address) {
-    return fail(
-      "DBUS_SESSION_BUS_ADDRESS is not set: no session bus, so no AT-SPI bus",
-      `start a session bus (eval "$(dbus-launch --sh-syntax)"), then ${launcherRemedy()}`,
-    );
+    return fail("DBUS_SESSION_BUS_ADDRESS is not set: no session bus, so no AT-SPI bus", sessionBusRemedy());
   }
   let session: DBusConnection;
   try {
@@ -81,7 +99,7 @@ export async function probeAtspi(
   } catch (error) {
     return fail(
       `The session bus at DBUS_SESSION_BUS_ADDRESS=${address} does not answer: ${message(error)}`,
-      `export the address of a running session bus (eval "$(dbus-launch --sh-syntax)"), then ${launcherRemedy()}`,
+      sessionBusRemedy(),
     );
   }
   probe.session_bus_reachable = true;

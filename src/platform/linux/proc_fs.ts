@@ -144,3 +144,22 @@ export async function startTime(pid: number, root: string = PROC_ROOT): Promise<
   if (!Number.isInteger(pid) || pid <= 0) return null;
   return (await readStat(pid, root))?.startTime ?? null;
 }
+
+/**
+ * Reads `/proc/<pid>/environ` (readable for one's own processes only).
+ *
+ * @returns The variables, or `null` when the process is gone or not ours.
+ */
+export async function readEnviron(
+  pid: number,
+  root: string = PROC_ROOT,
+): Promise<Map<string, string> | null> {
+  const text = await readText(`${root}/${pid}/environ`);
+  if (text === null) return null;
+  const env = new Map<string, string>();
+  for (const entry of text.split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return env;
+}

@@ -51,14 +51,14 @@ export interface AtspiCaller {
 
 /** An open accessibility bus plus per-application routes. */
 export class AtspiBus implements AtspiCaller {
-  readonly #session: DBusConnection;
+  readonly #session: DBusConnection | null;
   readonly #a11y: DBusConnection;
   readonly #timeoutMs: number;
   readonly #peerToPeer: boolean;
   readonly #peers = new Map<string, DBusConnection | null>();
   readonly #peerSetup = new Map<string, Promise<void>>();
 
-  private constructor(session: DBusConnection, a11y: DBusConnection, options: AtspiBusOptions) {
+  private constructor(session: DBusConnection | null, a11y: DBusConnection, options: AtspiBusOptions) {
     this.#session = session;
     this.#a11y = a11y;
     this.#timeoutMs = options.callTimeoutMs ?? 3000;
@@ -74,6 +74,9 @@ export class AtspiBus implements AtspiCaller {
    */
   static async open(options: AtspiBusOptions = {}): Promise<AtspiBus> {
     const address = options.sessionAddress ?? sessionBusAddress();
+    const direct = Deno.env.get("AT_SPI_BUS_ADDRESS");
+    // Over SSH the display's AT_SPI_BUS can be all there is (libatspi reads it the same way).
+    if (!address && direct) return await AtspiBus.#openDirect(direct, options);
     if (!address) {
       throw new DriverError(
         "accessibility_unavailable",
@@ -104,22 +107,21 @@ export class AtspiBus implements AtspiCaller {
       await enableAccessibility(session, timeoutMs);
       a11y = await connectOrThrow(a11yAddress, "AT-SPI bus", timeoutMs);
       const bus = new AtspiBus(session, a11y, options);
-      await a11y.call({
-        destination: AtspiPath.REGISTRY_NAME,
-        path: AtspiPath.REGISTRY,
-        interface: Iface.REGISTRY,
-        member: "RegisterEvent",
-        signature: "s",
-        body: ["window:"],
-      }, { timeoutMs }).catch(() => {
-        // Older registries lack RegisterEvent; GetItems then answers anyway.
-      });
+      await registerWindowEvents(a11y, timeoutMs);
       return bus;
     } catch (error) {
       await a11y?.close();
       await session.close();
       throw error;
     }
+  }
+
+  /** The accessibility bus alone, with no session bus to turn accessibility on through. */
+  static async #openDirect(a11yAddress: string, options: AtspiBusOptions): Promise<AtspiBus> {
+    const timeoutMs = options.callTimeoutMs ?? 3000;
+    const a11y = await connectOrThrow(a11yAddress, "AT-SPI bus", timeoutMs);
+    await registerWindowEvents(a11y, timeoutMs);
+    return new AtspiBus(null, a11y, options);
   }
 
   /** The accessibility bus connection. */
@@ -232,8 +234,22 @@ export class AtspiBus implements AtspiCaller {
     this.#peers.clear();
     await Promise.all(peers.map((peer) => peer?.close()));
     await this.#a11y.close();
-    await this.#session.close();
+    await this.#session?.close();
   }
+}
+
+/** Registers for `window:` events, without which toolkits do not answer `Cache.GetItems`. */
+async function registerWindowEvents(a11y: DBusConnection, timeoutMs: number): Promise<void> {
+  await a11y.call({
+    destination: AtspiPath.REGISTRY_NAME,
+    path: AtspiPath.REGISTRY,
+    interface: Iface.REGISTRY,
+    member: "RegisterEvent",
+    signature: "s",
+    body: ["window:"],
+  }, { timeoutMs }).catch(() => {
+    // Older registries lack RegisterEvent; GetItems then answers anyway.
+  });
 }
 
 /** Sets `org.a11y.Status.IsEnabled` when it is false, so toolkits load their bridges. */

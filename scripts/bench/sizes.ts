@@ -1,0 +1,174 @@
+/**
+ * What an agent pays in context: the bytes of tools/list (all tools, and the core profile)
+ * and the characters of get_window_state (text parts plus structuredContent, the image
+ * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
+ * galculator. Run by scripts/bench.ts; `--sizes-only` runs just this.
+ *
+ * @module
+ */
+import type { ToolResult } from "../../src/core/result.ts";
+
+/** One tool call, in-process. */
+export type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+
+/** Sizes of one observation. */
+export interface ObservationSize {
+  window: string;
+  /** Text parts plus JSON of structuredContent. */
+  chars: number;
+  text_chars: number;
+  structured_chars: number;
+  elements: number;
+}
+
+/** Every size the report shows. */
+export interface SizeReport {
+  commit: string;
+  tools_list_bytes: number;
+  tools_list_core_bytes: number | null;
+  tools: number;
+  observations: ObservationSize[];
+}
+
+/** Characters an agent receives from one result: text parts and structured content, not images. */
+export function resultChars(result: ToolResult): { text: number; structured: number } {
+  const text = result.content.reduce((n, part) => n + (part.type === "text" ? part.text.length : 0), 0);
+  const structured = result.structuredContent ? JSON.stringify(result.structuredContent).length : 0;
+  return { text, structured };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+async function windowsOf(call: Call, pid: number): Promise<{ window_id: number; title: string }[]> {
+  const listed = await call("list_windows", { pid });
+  return (listed.structuredContent?.windows ?? []) as { window_id: number; title: string }[];
+}
+
+/** Observes a window once its tree has settled (two equal element counts in a row). */
+async function observe(call: Call, name: string, pid: number, windowId: number): Promise<ObservationSize> {
+  let last = -1;
+  const result = await until(`${name}'s accessibility tree`, async () => {
+    const state = await call("get_window_state", { pid, window_id: windowId, include_screenshot: false });
+    const count = (state.structuredContent?.element_count as number | undefined) ?? 0;
+    const settled = count > 3 && count === last;
+    last = count;
+    return settled ? state : null;
+  });
+  const { text, structured } = resultChars(result);
+  return {
+    window: name,
+    chars: text + structured,
+    text_chars: text,
+    structured_chars: structured,
+    elements: result.structuredContent?.element_count as number,
+  };
+}
+
+/** Launches `program`, measures its first window (and `extra` ones it opens), then kills it. */
+async function measureApp(
+  call: Call,
+  env: Record<string, string>,
+  name: string,
+  program: string,
+  extra?: (pid: number, windowId: number) => Promise<ObservationSize[]>,
+): Promise<ObservationSize[]> {
+  const home = await Deno.makeTempDir({ prefix: "cua-bench-home-" });
+  const child = new Deno.Command(program, {
+    env: { ...env, HOME: home, XDG_CONFIG_HOME: `${home}/.config` },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    const [window] = await until(`${program}'s window`, async () => {
+      const windows = await windowsOf(call, child.pid);
+      return windows.length ? windows : null;
+    });
+    const sizes = [await observe(call, name, child.pid, window.window_id)];
+    if (extra) sizes.push(...await extra(child.pid, window.window_id));
+    return sizes;
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    await child.status;
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Opens mousepad's Save As dialog with ctrl+shift+s and measures it. */
+async function saveAsDialog(call: Call, pid: number, windowId: number): Promise<ObservationSize[]> {
+  const pressed = await call("hotkey", {
+    target: { kind: "window", pid, window_id: windowId },
+    keys: ["ctrl", "shift", "s"],
+    delivery_mode: "foreground",
+  });
+  if (pressed.isError) throw new Error(`hotkey: ${JSON.stringify(pressed.structuredContent)}`);
+  const dialog = await until("mousepad's Save As dialog", async () => {
+    const windows = await windowsOf(call, pid);
+    return windows.find((w) => w.window_id !== windowId) ?? null;
+  });
+  return [await observe(call, "mousepad Save As dialog", pid, dialog.window_id)];
+}
+
+/** Measures every size on the desktop the runtime behind `call` drives. */
+export async function measureSizes(
+  call: Call,
+  env: Record<string, string>,
+  listing: { all: () => unknown; core: (() => unknown) | null },
+  commit: string,
+): Promise<SizeReport> {
+  const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const all = listing.all() as { tools: unknown[] };
+  const observations = [
+    ...await measureApp(call, env, "mousepad", "mousepad", (pid, id) => saveAsDialog(call, pid, id)),
+    ...await measureApp(call, env, "gtk3-widget-factory", "gtk3-widget-factory"),
+    ...await measureApp(call, env, "galculator", "galculator"),
+  ];
+  return {
+    commit,
+    tools_list_bytes: bytes(all),
+    tools_list_core_bytes: listing.core ? bytes(listing.core()) : null,
+    tools: all.tools.length,
+    observations,
+  };
+}
+
+/** The "## Sizes" section of bench/results.md: before (main when issue 12 began) and now. */
+export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date: string): string {
+  const k = (n: number | null | undefined) =>
+    n === null || n === undefined ? "–" : `${(n / 1000).toFixed(1)}k`;
+  const ratio = (b: number | null | undefined, a: number | null | undefined) =>
+    b && a ? `${(100 * a / b).toFixed(0)}%` : "–";
+  const rows = [
+    `| tools/list, all ${after.tools} tools (bytes) | ${k(before?.tools_list_bytes)} | ${
+      k(after.tools_list_bytes)
+    } | ${ratio(before?.tools_list_bytes, after.tools_list_bytes)} | ≤ 60k |`,
+    `| tools/list, \`--tools core\` (bytes) | – | ${k(after.tools_list_core_bytes)} | | < 20k |`,
+    ...after.observations.map((o) => {
+      const b = before?.observations.find((x) => x.window === o.window);
+      return `| get_window_state ${o.window} (characters; text + structured) | ${k(b?.chars)} (${
+        k(b?.text_chars)
+      } + ${k(b?.structured_chars)}) | ${k(o.chars)} (${k(o.text_chars)} + ${k(o.structured_chars)}) | ${
+        ratio(b?.chars, o.chars)
+      } | ≤ 50% |`;
+    }),
+  ];
+  return `## Sizes (\`deno run -A scripts/bench.ts --sizes-only\`, ${date})
+
+What an agent pays in context. tools/list is the JSON of the \`tools/list\` result; an observation is
+get_window_state without the image: its text parts plus the JSON of structuredContent. Before: main at
+${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
+
+| Measure | Before | Now | Now / before | Target |
+| --- | --- | --- | --- | --- |
+${rows.join("\n")}
+`;
+}
