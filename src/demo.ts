@@ -103,7 +103,10 @@ export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise
       include_screenshot: false,
       query: "typed by cua-driver",
     });
-    console.log(`Read back from the app: ${String(after.tree_markdown).split("\n").pop()?.trim()}`);
+    const typed = (after.elements as { label: string }[]).find((e) =>
+      e.label.includes("typed by cua-driver")
+    );
+    console.log(`Read back from the app: ${typed?.label ?? "(not found)"}`);
 
     const frame = await call("set_window_frame", {
       pid,

@@ -26,6 +26,13 @@ export const ActionResultSchema = z.strictObject({
     delivered_count: z.number().int().min(0).optional(),
   }).optional(),
   evidence: z.array(z.strictObject({ kind: z.enum(["value_readback", "window_change"]) })).optional(),
+  points: z.array(z.strictObject({
+    x: z.number(),
+    y: z.number(),
+    coordinate_space: z.enum(["screenshot", "screen"]),
+    screenshot_id: z.string().optional(),
+    screen: z.strictObject({ x: z.number(), y: z.number() }),
+  })).optional(),
   escalation: z.strictObject({
     target: z.enum(["pixel", "foreground", "page", "session"]),
     reason: z.enum([

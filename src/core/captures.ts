@@ -30,6 +30,11 @@ export interface Capture {
   readonly imageHeight: number;
   readonly sessionId: string;
   readonly capturedAt: number;
+  /**
+   * Window captures: the scale (pixels per point) of the session's previous screenshot of
+   * the window when it differs from this one's; pixels taken from that one would land elsewhere.
+   */
+  readonly previousScale?: number;
 }
 
 /**
@@ -43,9 +48,16 @@ export class CaptureRegistry {
   #pixelBytes = 0;
 
   /** Registers a capture and returns it with a fresh id. */
-  register(capture: Omit<Capture, "id" | "capturedAt">): Capture {
+  register(capture: Omit<Capture, "id" | "capturedAt" | "previousScale">): Capture {
     const id = `c${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
     const full: Capture = { ...capture, id, capturedAt: Date.now() };
+    if (capture.kind === "window" && capture.windowId !== null) {
+      const previous = this.latestForWindow(capture.sessionId, capture.windowId);
+      const scale = (c: { imageWidth: number; bounds: Rect }) => c.imageWidth / c.bounds.width;
+      if (previous && Math.abs(scale(previous) - scale(capture)) > 0.005) {
+        Object.assign(full, { previousScale: scale(previous) });
+      }
+    }
     this.#byId.set(id, full);
     while (this.#byId.size > MAX_CAPTURES) {
       const oldest = this.#byId.keys().next().value as string;

@@ -84,7 +84,7 @@ Deno.test({
       const fixture = await startFixture(env, { title: "Bad input fixture", x: 900, y: 100 });
       const args = { pid: fixture.pid, window_id: fixture.xid, include_screenshot: false };
       const before = await mcp.call("get_window_state", args);
-      assert.match(before.structuredContent.tree_markdown, /counter=0/);
+      assert.match(before.content[0].text, /counter=0/);
       await fixture.stop();
       await mcp.fails("get_window_state", args, "window_target_not_found");
       await mcp.fails(

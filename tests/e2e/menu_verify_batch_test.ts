@@ -224,7 +224,7 @@ Deno.test({
         );
         assert.deepEqual([batch.completed, batch.failed_index], [3, null], JSON.stringify(batch.results));
         assert.equal(batch.observation.is_error, false);
-        assert.match(batch.observation.tree_markdown, /btn-increment/);
+        assert.ok(batch.observation.elements.some((e: { label: string }) => e.label === "btn-increment"));
         assert.ok(batch.observation.screenshot_width > 0);
         console.log(`run_actions (3 actions + observation with screenshot): ${ms} ms`);
 

@@ -35,12 +35,18 @@ export const elementParams = {
   snapshot_id: z.string().optional().describe("Snapshot id the element_index belongs to"),
 };
 
+/** What x, y mean: one coordinate story for every tool that takes a point. */
+export const coordinateSpaceParam = z.enum(["screenshot", "screen"]).optional().describe(
+  'Space of the point: "screenshot" (default) = pixels of the latest get_window_state screenshot of the ' +
+    "window (an element's center); \"screen\" = screen points (an element's frame). Desktop targets: screen " +
+    "points either way. Out-of-window points are refused with the conversion",
+);
+
 /** Pixel addressing. */
 export const pointParams = {
-  x: z.number().optional().describe(
-    "X in the pixels of the latest get_window_state screenshot (screen points for desktop scope)",
-  ),
-  y: z.number().optional().describe("Y in the same space as x"),
+  x: z.number().optional().describe("X, in coordinate_space"),
+  y: z.number().optional().describe("Y, in coordinate_space"),
+  coordinate_space: coordinateSpaceParam,
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
   screenshot_id: z.string().min(1).optional().describe(
     "x, y are pixels of exactly this capture (get_window_state / get_desktop_state screenshot_id or a " +

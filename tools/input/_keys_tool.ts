@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { type KeyInput, performKeys } from "../../src/core/action/keys.ts";
-import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { DriverError } from "../../src/core/errors.ts";
@@ -63,6 +63,7 @@ export function runKeys(ctx: ToolContext, args: KeyTargetArgs, input: () => KeyI
       );
     }
     const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
-    return await performKeys(ctx, target, point, keys, deliveryMode(args.delivery_mode));
+    const outcome = await performKeys(ctx, target, point, keys, deliveryMode(args.delivery_mode));
+    return point ? withPoints(outcome, [echoPoint(args.x!, args.y!, args, target, point)]) : outcome;
   });
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { performClick } from "../../src/core/action/click.ts";
 import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { DriverError } from "../../src/core/errors.ts";
@@ -47,13 +47,14 @@ export function clickTool(ctx: Parameters<typeof performClick>[0], args: z.outpu
     }
     const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
     const modifiers = parseModifiers(args.modifier ?? []);
-    return await performClick(
+    const outcome = await performClick(
       ctx,
       target,
       point,
       { button: args.button, count: args.count, modifiers },
       deliveryMode(args.delivery_mode),
     );
+    return point ? withPoints(outcome, [echoPoint(args.x!, args.y!, args, target, point)]) : outcome;
   });
 }
 

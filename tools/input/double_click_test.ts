@@ -8,11 +8,20 @@ Deno.test("double_click tool presses left twice with the private pointer at the 
   const kit = pointerKit();
   const result = await kit.call("double_click", { target, x: 50, y: 25 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
-  assert.deepEqual(result.structuredContent, {
+  const { points, ...rest } = result.structuredContent as Record<string, unknown>;
+  assert.deepEqual(rest, {
     effect: "unverifiable",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 2 },
   });
+  assert.deepEqual(
+    (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({
+      ...p,
+      pinned: /^c/.test(id ?? ""),
+    })),
+    [{ x: 50, y: 25, coordinate_space: "screenshot", screen: { x: 200, y: 150 }, pinned: true }],
+    "each point as given and as a screen point",
+  );
   // Half-size screenshot: pixel (50, 25) is screen (100 + 100, 100 + 50).
   assert.deepEqual(kit.pointerCalls().filter((c) => !c.endsWith("releaseAll")), [
     "pointer.background.move 200,150",

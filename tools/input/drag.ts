@@ -3,12 +3,13 @@ import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { performDrag } from "../../src/core/action/drag.ts";
 import { interpolate } from "../../src/core/action/gesture.ts";
 import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import {
   buttonParam,
+  coordinateSpaceParam,
   cursorIdParam,
   deliveryMode,
   deliveryModeParam,
@@ -43,6 +44,7 @@ export const dragInput = z.strictObject({
   from_zoom: z.boolean().optional().describe(
     "The points are pixels of this session's latest zoom of the window",
   ),
+  coordinate_space: coordinateSpaceParam,
   target: targetParam,
   ...legacyTargetParams,
   delivery_mode: deliveryModeParam,
@@ -73,13 +75,17 @@ export default defineTool({
       const from = await toScreenPoint(ctx, target, args.from_x, args.from_y, args, "from_x, from_y");
       const to = await toScreenPoint(ctx, target, args.to_x, args.to_y, args, "to_x, to_y");
       const path = interpolate([from, to], args.steps);
-      return await performDrag(
+      const outcome = await performDrag(
         ctx,
         target,
         path,
         { button: args.button, modifiers: parseModifiers(args.modifier ?? []), durationMs: args.duration_ms },
         deliveryMode(args.delivery_mode),
       );
+      return withPoints(outcome, [
+        echoPoint(args.from_x, args.from_y, args, target, from),
+        echoPoint(args.to_x, args.to_y, args, target, to),
+      ]);
     });
   },
 });

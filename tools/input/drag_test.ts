@@ -9,11 +9,23 @@ Deno.test("drag tool presses, moves in steps and releases with the private point
   const kit = pointerKit();
   const result = await kit.call("drag", { target, ...line });
   assert.equal(result.isError, undefined, JSON.stringify(result));
-  assert.deepEqual(result.structuredContent, {
+  const { points, ...rest } = result.structuredContent as Record<string, unknown>;
+  assert.deepEqual(rest, {
     effect: "unverifiable",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 1 },
   });
+  assert.deepEqual(
+    (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({
+      ...p,
+      pinned: /^c/.test(id ?? ""),
+    })),
+    [
+      { x: 10, y: 10, coordinate_space: "screenshot", screen: { x: 120, y: 120 }, pinned: true },
+      { x: 110, y: 10, coordinate_space: "screenshot", screen: { x: 320, y: 120 }, pinned: true },
+    ],
+    "each point as given and as a screen point",
+  );
   assert.deepEqual(kit.pointerCalls().filter((c) => !c.endsWith("releaseAll")), [
     "pointer.background.move 120,120",
     "pointer.background.down left",

@@ -5,7 +5,13 @@ import { pressAndHold, resolveWindowTarget } from "../../src/core/action/hold.ts
 import { toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { buttonParam, cursorIdParam, legacyTargetParams, targetParam } from "../_shared/action_params.ts";
+import {
+  buttonParam,
+  coordinateSpaceParam,
+  cursorIdParam,
+  legacyTargetParams,
+  targetParam,
+} from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** mouse_button_down's schema (contract.md §1.5; the window may also be named by `target`). */
@@ -17,6 +23,7 @@ export const mouseButtonDownInput = z.strictObject({
   y: z.number().describe("Y in the same space as x"),
   button: buttonParam,
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,
 });

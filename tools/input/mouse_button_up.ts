@@ -7,7 +7,7 @@ import { runAction } from "../../src/core/action/run_action.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { requireBackgroundPointer } from "../../src/core/action/background.ts";
-import { cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import { coordinateSpaceParam, cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** mouse_button_up's schema (contract.md §1.5). */
@@ -17,6 +17,7 @@ export const mouseButtonUpInput = z.strictObject({
   pid: legacyTargetParams.pid,
   window_id: legacyTargetParams.window_id,
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,
 });

@@ -5,7 +5,7 @@ import { findHold, moveHeld, resolveWindowTarget } from "../../src/core/action/h
 import { toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import { coordinateSpaceParam, cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { dragTimingParams } from "./drag.ts";
 
@@ -17,6 +17,7 @@ export const mouseDragInput = z.strictObject({
   window_id: legacyTargetParams.window_id,
   ...dragTimingParams,
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,
 });

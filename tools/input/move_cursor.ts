@@ -3,11 +3,16 @@ import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { requireBackgroundPointer } from "../../src/core/action/background.ts";
 import { cursorApproach } from "../../src/core/agent_cursor/follow.ts";
 import type { Outcome } from "../../src/core/action/outcome.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
+import { echoPoint, type ScreenPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import { cursorIdParam, legacyTargetParams, targetParam } from "../_shared/action_params.ts";
+import { type ActionTarget, resolveTarget } from "../../src/core/action/target.ts";
+import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import {
+  coordinateSpaceParam,
+  cursorIdParam,
+  legacyTargetParams,
+  targetParam,
+} from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** move_cursor's schema (contract.md §1.5). */
@@ -15,6 +20,7 @@ export const moveCursorInput = z.strictObject({
   x: z.number().describe("X in pixels of the latest get_window_state screenshot (screen points for desktop)"),
   y: z.number().describe("Y in the same space as x"),
   from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  coordinate_space: coordinateSpaceParam,
   target: targetParam,
   ...legacyTargetParams,
   cursor_id: cursorIdParam,
@@ -40,32 +46,40 @@ export default defineTool({
     return runAction(ctx, async (): Promise<Outcome> => {
       const target = await resolveTarget(ctx, args, { allowDesktop: true, allowElement: false });
       const point = await toScreenPoint(ctx, target, args.x, args.y, args);
-      const desktop = target.scope === "desktop";
-      if (!desktop) await requireBackgroundPointer(ctx, target, [point], "pointer move");
-      await cursorApproach(ctx, point, "idle");
-      const pointer = await ctx.backend.input.pointer(desktop ? "global" : "background");
-      await pointer.move(point);
-      await pointer.sync();
-      const seen = await pointer.position();
-      const where = desktop
-        ? `your pointer to screen (${point.x}, ${point.y})`
-        : `the private pointer to (${point.x}, ${point.y}) over window ${target.windowId}`;
-      const base = {
-        route: "global_input" as const,
-        mode: desktop ? "not_applicable" as const : "background" as const,
-        deliveredCount: 1,
-      };
-      if (seen && seen.x === point.x && seen.y === point.y) {
-        return { ...base, effect: "confirmed", evidence: ["value_readback"], summary: `moved ${where}` };
-      }
-      if (seen) {
-        return {
-          ...base,
-          effect: "suspected_noop",
-          summary: `asked to move ${where}, but it reads back at (${seen.x}, ${seen.y})`,
-        };
-      }
-      return { ...base, effect: "unverifiable", summary: `moved ${where}` };
+      return withPoints(await moveTo(ctx, target, point), [echoPoint(args.x, args.y, args, target, point)]);
     });
   },
 });
+
+async function moveTo(
+  ctx: ToolContext,
+  target: ActionTarget,
+  point: ScreenPoint,
+): Promise<Outcome> {
+  const desktop = target.scope === "desktop";
+  if (!desktop) await requireBackgroundPointer(ctx, target, [point], "pointer move");
+  await cursorApproach(ctx, point, "idle");
+  const pointer = await ctx.backend.input.pointer(desktop ? "global" : "background");
+  await pointer.move(point);
+  await pointer.sync();
+  const seen = await pointer.position();
+  const where = desktop
+    ? `your pointer to screen (${point.x}, ${point.y})`
+    : `the private pointer to (${point.x}, ${point.y}) over window ${target.windowId}`;
+  const base = {
+    route: "global_input" as const,
+    mode: desktop ? "not_applicable" as const : "background" as const,
+    deliveredCount: 1,
+  };
+  if (seen && seen.x === point.x && seen.y === point.y) {
+    return { ...base, effect: "confirmed", evidence: ["value_readback"], summary: `moved ${where}` };
+  }
+  if (seen) {
+    return {
+      ...base,
+      effect: "suspected_noop",
+      summary: `asked to move ${where}, but it reads back at (${seen.x}, ${seen.y})`,
+    };
+  }
+  return { ...base, effect: "unverifiable", summary: `moved ${where}` };
+}

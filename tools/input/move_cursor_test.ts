@@ -6,12 +6,21 @@ const target = { kind: "window", pid: 4242, window_id: WINDOW };
 Deno.test("move_cursor tool moves the private pointer over a window and reads it back", async () => {
   const kit = pointerKit();
   const result = await kit.call("move_cursor", { target, x: 20, y: 30 });
-  assert.deepEqual(result.structuredContent, {
+  const { points, ...rest } = result.structuredContent as Record<string, unknown>;
+  assert.deepEqual(rest, {
     effect: "confirmed",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 1 },
     evidence: [{ kind: "value_readback" }],
   });
+  assert.deepEqual(
+    (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({
+      ...p,
+      pinned: /^c/.test(id ?? ""),
+    })),
+    [{ x: 20, y: 30, coordinate_space: "screenshot", screen: { x: 140, y: 160 }, pinned: true }],
+    "each point as given and as a screen point",
+  );
   assert.deepEqual(kit.fake.pointerPositions.get("background"), { x: 140, y: 160 });
   assert.deepEqual(kit.fake.cursor, { x: 10, y: 20 }, "the user's pointer did not move");
 });

@@ -27,7 +27,7 @@ export const BATCH_TOOLS: readonly string[] = [
   "invoke_menu",
 ];
 
-/** get_window_state fields an observation keeps (the elements array is left out: see tree_markdown). */
+/** get_window_state fields an observation keeps (its outline is in the text). */
 const OBSERVATION_FIELDS = [
   "window_id",
   "pid",
@@ -37,7 +37,8 @@ const OBSERVATION_FIELDS = [
   "invalidated_snapshot_ids",
   "element_count",
   "truncated",
-  "tree_markdown",
+  "elements",
+  "role_actions",
   "degraded",
   "degraded_reason",
   "escalation",
@@ -66,8 +67,8 @@ export default defineTool({
     "failure (stop_on_error, default true), and with observe {pid, window_id} get the window's fresh " +
     "accessibility tree (and optionally its screenshot) in the same response. The call itself succeeds " +
     "when the batch ran: failed_index names the first action that failed and results[] holds every " +
-    "action's own result (is_error, structured). Observation tokens are snapshot_id + ':' + the index in " +
-    "tree_markdown. Batches do not nest, and observation tools are not actions.",
+    "action's own result (is_error, structured). The observation's elements carry element_tokens. " +
+    "Batches do not nest, and observation tools are not actions.",
   group: "input",
   input: z.strictObject({
     actions: z.array(z.strictObject({

@@ -77,9 +77,16 @@ Deno.test("run_actions tool runs actions in order through the registry and obser
   assert.equal(results[1].structured.route, "accessibility");
   const observation = out.observation as Record<string, unknown>;
   assert.equal(observation.is_error, false);
-  assert.match(String(observation.tree_markdown), /Increment/);
+  assert.equal(observation.tree_markdown, undefined, "the outline is in the text, not twice");
   assert.match(String(observation.snapshot_id), /^s[0-9a-f]{8}$/);
-  assert.equal(observation.elements, undefined, "the element rows stay out; tokens are snapshot_id:index");
+  const elements = observation.elements as { label: string; element_token: string }[];
+  assert.ok(
+    elements.some((e) =>
+      e.label === "Increment" && e.element_token.startsWith(`${observation.snapshot_id}:`)
+    ),
+  );
+  const text = result.content.find((part) => part.type === "text");
+  assert.match(text?.type === "text" ? text.text : "", /\[\d+\] push button "Increment"/, "the outline");
   assert.equal(
     result.content.filter((part) => part.type === "image").length,
     1,

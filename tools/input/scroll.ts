@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { aimsAtPoint, toScreenPoint } from "../../src/core/action/pointing.ts";
+import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { DETENTS_PER_PAGE, performScroll } from "../../src/core/action/scroll.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
@@ -62,13 +62,14 @@ export default defineTool({
         });
       }
       const point = hasPoint ? await toScreenPoint(ctx, target, args.x!, args.y!, args) : null;
-      return await performScroll(
+      const outcome = await performScroll(
         ctx,
         target,
         point,
         { direction: args.direction, amount: args.amount, by: args.by },
         deliveryMode(args.delivery_mode),
       );
+      return point ? withPoints(outcome, [echoPoint(args.x!, args.y!, args, target, point)]) : outcome;
     });
   },
 });

@@ -8,11 +8,20 @@ Deno.test("scroll tool turns the wheel at the mapped point with the private poin
   const kit = pointerKit();
   const result = await kit.call("scroll", { target, direction: "down", x: 50, y: 50 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
-  assert.deepEqual(result.structuredContent, {
+  const { points, ...rest } = result.structuredContent as Record<string, unknown>;
+  assert.deepEqual(rest, {
     effect: "unverifiable",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 3 },
   });
+  assert.deepEqual(
+    (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({
+      ...p,
+      pinned: /^c/.test(id ?? ""),
+    })),
+    [{ x: 50, y: 50, coordinate_space: "screenshot", screen: { x: 200, y: 200 }, pinned: true }],
+    "each point as given and as a screen point",
+  );
   // x, y are screenshot pixels (half size): the wheel goes to screen (200, 200), not (50, 50).
   assert.deepEqual(kit.pointerCalls().filter((c) => !c.endsWith("releaseAll")), [
     "pointer.background.move 200,200",

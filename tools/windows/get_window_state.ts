@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shapeTree } from "../../src/core/ax_tree.ts";
+import { type ElementRow, shapeTree } from "../../src/core/ax_tree.ts";
 import { asDriverError } from "../../src/core/errors.ts";
 import { type ContentPart, imagePart } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
@@ -11,30 +11,28 @@ import { requireOwnedWindow } from "../_shared/window_target.ts";
 const DEFAULT_MAX_ELEMENTS = 5000;
 
 const ElementSchema = z.object({
-  element_index: z.number().int(),
   element_token: z.string(),
   role: z.string(),
-  depth: z.number().int(),
   label: z.string(),
   value: z.string().optional(),
-  enabled: z.boolean().optional(),
   selected: z.boolean().optional(),
   focused: z.boolean().optional(),
-  parent_index: z.number().int().optional(),
   actions: z.array(z.string()).optional(),
-  frame: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).optional(),
+  frame: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).optional()
+    .describe("Screen points"),
+  center: z.tuple([z.number(), z.number()]).optional().describe("Frame centre in pixels of this screenshot"),
 });
 
 /** Accessibility tree and screenshot of one window, in one call. */
 export default defineTool({
   name: "get_window_state",
   title: "Get window state",
-  description: "Snapshot a window: the accessibility tree plus a screenshot, in one call. The tree says " +
-    "what is actionable (roles, labels, an element_token per actionable element); the screenshot shows " +
-    "which one and what the tree omits. Each call replaces the previous snapshot of the window " +
-    "(invalidated_snapshot_ids lists the ids it replaced; their tokens are then stale). " +
-    "include_screenshot:false returns the tree only. When the tree is empty the reply says degraded:true: " +
-    "act by pixel on the screenshot instead. A failed capture never loses the tree (see screenshot_error).",
+  description: "Snapshot a window: the accessibility tree (text: an outline with [index] per actionable " +
+    "element; structured: elements with element_token, frame in screen points and center in screenshot " +
+    "pixels) plus a screenshot, in one call. Subtrees not on screen (closed menus, other pages) are one " +
+    'line each: pass expand:["h3"] (or query) to list them. Each call replaces the window\'s previous ' +
+    "snapshot and its tokens. include_screenshot:false returns the tree only; degraded:true means act by " +
+    "pixel instead. A failed capture never loses the tree (see screenshot_error).",
   group: "windows",
   input: z.strictObject({
     pid: pidParam,
@@ -43,7 +41,11 @@ export default defineTool({
     include_screenshot: z.boolean().default(true).describe("Default true; false returns the tree only"),
     screenshot_out_file: screenshotOutFileParam,
     query: z.string().optional().describe(
-      "Case-insensitive filter for tree_markdown; matching lines keep their ancestors; indices are unchanged",
+      "Case-insensitive filter of the outline and elements (folded lines too); matches keep their ancestors; " +
+        "indices are unchanged",
+    ),
+    expand: z.union([z.array(z.string()), z.literal("all")]).optional().describe(
+      'Folded groups to list in full ("h1", ...), or "all"',
     ),
     max_elements: z.number().int().min(1).default(DEFAULT_MAX_ELEMENTS).describe(
       "Node budget (default 5000)",
@@ -65,8 +67,10 @@ export default defineTool({
     returned_element_count: z.number().int(),
     elements_complete: z.boolean(),
     truncated: z.boolean(),
-    tree_markdown: z.string(),
-    elements: z.array(ElementSchema),
+    elements: z.array(ElementSchema).describe("The elements the outline shows (query and folding apply)"),
+    role_actions: z.record(z.string(), z.array(z.string())).optional().describe(
+      "Actions every element of a role has (left out of those elements)",
+    ),
     degraded: z.boolean().optional(),
     degraded_reason: z.string().optional(),
     escalation: z.object({ recommended: z.enum(["px", "foreground"]), reason: z.string() }).optional(),
@@ -75,6 +79,9 @@ export default defineTool({
     screenshot_mime_type: z.literal("image/png").optional(),
     screenshot_id: z.string().optional(),
     screenshot_scale: z.number().optional().describe("Screenshot pixels per screen point"),
+    screenshot_scale_changed_from: z.number().optional().describe(
+      "The previous screenshot's scale: pixel points need coordinate_space (or screenshot_id) until the next one",
+    ),
     screenshot_file_path: z.string().optional(),
     screenshot_error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() })
       .optional(),
@@ -109,12 +116,13 @@ export default defineTool({
       maxElements: args.max_elements,
       maxDepth,
       query: args.query,
+      expand: args.expand,
     });
     const { snapshot, invalidated } = ctx.state.snapshots.register(
       args.pid,
       args.window_id,
       shaped.elements.map((row, i) => ({
-        index: row.element_index,
+        index: i,
         role: tree.nodes[shaped.elementNodes[i]].role,
         platformRole: row.role,
         label: row.label,
@@ -139,9 +147,9 @@ export default defineTool({
       returned_element_count: shaped.emittedNodeCount,
       elements_complete: !truncated && tree.error === null,
       truncated,
-      tree_markdown: shaped.markdown,
-      elements: shaped.elements,
+      elements: shaped.shown,
     };
+    if (Object.keys(shaped.roleActions).length) structured.role_actions = shaped.roleActions;
     if (shaped.elements.length === 0) {
       structured.degraded = true;
       structured.degraded_reason = tree.error
@@ -154,31 +162,57 @@ export default defineTool({
       };
     }
 
-    const header = `window_id=${args.window_id} pid=${args.pid} elements=${shaped.elements.length}` +
-      (truncated ? " (truncated)" : "") + (structured.degraded ? " (degraded)" : "");
-    const content: ContentPart[] = [{ type: "text", text: `${header}\n\n${shaped.markdown}` }];
+    const shown = shaped.shown.length === shaped.elements.length ? "" : ` (${shaped.shown.length} shown)`;
+    let header = `window_id=${args.window_id} pid=${args.pid} snapshot_id=${snapshot.id} ` +
+      `elements=${shaped.elements.length}${shown}` + (truncated ? " (truncated)" : "") +
+      (structured.degraded ? " (degraded)" : "");
 
+    const content: ContentPart[] = [];
     if (shotResult.status === "rejected") {
       const error = asDriverError(shotResult.reason);
       structured.screenshot_error = { code: error.code, message: error.message, hint: error.data.hint };
     } else if (shotResult.value) {
       const encoded = shotResult.value;
+      const capture = encoded.capture;
+      const scale = encoded.width / capture.bounds.width;
       Object.assign(structured, {
         screenshot_width: encoded.width,
         screenshot_height: encoded.height,
         screenshot_mime_type: "image/png",
-        screenshot_id: encoded.capture.id,
-        screenshot_scale: encoded.width / encoded.capture.bounds.width,
+        screenshot_id: capture.id,
+        screenshot_scale: scale,
       });
+      addCenters(shaped.shown, capture.bounds, scale);
+      header += ` screenshot_id=${capture.id} ${encoded.width}x${encoded.height}px scale=${round(scale)}`;
+      if (capture.previousScale !== undefined) {
+        structured.screenshot_scale_changed_from = capture.previousScale;
+        header += ` (was ${round(capture.previousScale)}: give pixel points a coordinate_space)`;
+      }
       if (args.screenshot_out_file) {
         structured.screenshot_file_path = await writeOutFile(args.screenshot_out_file, encoded.png);
       } else {
         content.push(imagePart(encoded.png, "image/png"));
       }
     }
+    content.unshift({ type: "text", text: `${header}\n\n${shaped.markdown}` });
     return { content, structuredContent: structured };
   },
 });
+
+/** Each element's frame centre in pixels of the screenshot of `bounds` taken at `scale`. */
+function addCenters(rows: ElementRow[], bounds: Rect, scale: number): void {
+  for (const row of rows) {
+    if (!row.frame) continue;
+    row.center = [
+      Math.round((row.frame.x + row.frame.w / 2 - bounds.x) * scale),
+      Math.round((row.frame.y + row.frame.h / 2 - bounds.y) * scale),
+    ];
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
 
 function encodeWindowShot(
   ctx: Parameters<typeof encodeShot>[0],

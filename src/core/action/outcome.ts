@@ -17,6 +17,8 @@ export interface Outcome {
   escalation?: ActionResult["escalation"];
   /** One human-readable line: what was done and how it is known. */
   summary: string;
+  /** The points it aimed at: as given, and as screen points. */
+  points?: NonNullable<ActionResult["points"]>;
 }
 
 /** Turns an outcome into the tool result every action tool returns. */
@@ -30,6 +32,7 @@ export function actionResult(outcome: Outcome): ToolResult {
     },
   };
   if (outcome.evidence?.length) result.evidence = outcome.evidence.map((kind) => ({ kind }));
+  if (outcome.points?.length) result.points = outcome.points;
   if (outcome.escalation) result.escalation = outcome.escalation;
   const icon = outcome.effect === "confirmed" ? "✅" : outcome.effect === "unverifiable" ? "☑️" : "⚠️";
   const tail = outcome.effect === "confirmed"
@@ -39,8 +42,12 @@ export function actionResult(outcome: Outcome): ToolResult {
     : outcome.effect === "suspected_noop"
     ? " (nothing changed that could be read back)"
     : "";
+  const points = (outcome.points ?? []).map((p) =>
+    ` [${p.coordinate_space} (${p.x}, ${p.y})${p.screenshot_id ? ` of ${p.screenshot_id}` : ""} = screen ` +
+    `(${p.screen.x}, ${p.screen.y})]`
+  ).join("");
   return ok(
     checkActionResult(result) as unknown as Record<string, unknown>,
-    `${icon} ${outcome.summary}${tail} [route=${outcome.route} delivery=${outcome.mode}]`,
+    `${icon} ${outcome.summary}${tail}${points} [route=${outcome.route} delivery=${outcome.mode}]`,
   );
 }

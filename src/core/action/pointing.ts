@@ -10,6 +10,7 @@ import type { Point, Rect } from "../../platform/types.ts";
 import { type Capture, captureToScreen } from "../captures.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
+import type { Outcome } from "./outcome.ts";
 import type { ActionTarget } from "./target.ts";
 
 /** Where pixel coordinates come from. */
@@ -22,6 +23,12 @@ export interface PixelSpace {
    * window or display, or the window or display changed geometry since.
    */
   screenshot_id?: string;
+  /**
+   * What x, y are: `"screenshot"` (the default for window targets) pixels of the latest
+   * screenshot of the window (or of `screenshot_id`); `"screen"` screen points, as in an
+   * element's `frame`. For desktop targets both are screen points.
+   */
+  coordinate_space?: "screenshot" | "screen";
 }
 
 /** A resolved screen point and the capture that defined its pixel space. */
@@ -71,6 +78,7 @@ export async function toScreenPoint(
   if (!Number.isFinite(x) || !Number.isFinite(y)) {
     throw new DriverError("invalid_arguments", `Coordinates must be finite numbers`, { field });
   }
+  if (space.coordinate_space === "screen") return await screenPoint(ctx, target, x, y, space, field);
   if (space.screenshot_id !== undefined) return await pinnedPoint(ctx, target, x, y, space, field);
   if (target.scope === "desktop") {
     const [display] = await ctx.backend.screen.displays();
@@ -98,7 +106,124 @@ export async function toScreenPoint(
       },
     );
   }
+  if (capture.previousScale !== undefined && space.coordinate_space === undefined && !space.from_zoom) {
+    throw scaleChanged(target, capture, x, y, field);
+  }
   return windowPoint(target, capture, x, y, field);
+}
+
+/** Screen points for a window target: refused outside the window, with the pixel they would be. */
+async function screenPoint(
+  ctx: ToolContext,
+  target: ActionTarget,
+  x: number,
+  y: number,
+  space: PixelSpace,
+  field: string,
+): Promise<ScreenPoint> {
+  if (space.screenshot_id !== undefined || space.from_zoom) {
+    throw new DriverError(
+      "invalid_arguments",
+      'coordinate_space "screen" takes screen points: pass no screenshot_id or from_zoom with it',
+      { field: "coordinate_space", effect: "refused" },
+    );
+  }
+  if (target.scope === "desktop") return await toScreenPoint(ctx, target, x, y, {}, field);
+  const window = target.window.bounds;
+  const point = { x: Math.round(x), y: Math.round(y) };
+  const capture = ctx.state.captures.latestForWindow(ctx.session.id, target.windowId) ?? null;
+  if (!contains(window, point)) {
+    throw new DriverError(
+      "invalid_arguments",
+      `Point out of range: screen (${x}, ${y}) is outside window ${target.windowId}, which covers screen ` +
+        `${rectWords(window)}`,
+      {
+        field,
+        effect: "refused",
+        window_bounds: window,
+        hint: capture
+          ? `if (${x}, ${y}) are pixels of screenshot ${capture.id}, pass coordinate_space "screenshot": they ` +
+            `map to ${pixelWords(target, capture, x, y)}`
+          : "pass a point inside the window's bounds (list_windows), or an element_token",
+      },
+    );
+  }
+  return { ...point, capture };
+}
+
+/** The latest screenshot is scaled unlike the one before: pixels from either would land differently. */
+function scaleChanged(
+  target: Extract<ActionTarget, { scope: "window" }>,
+  capture: Capture,
+  x: number,
+  y: number,
+  field: string,
+): DriverError {
+  const scale = captureScale(capture);
+  return new DriverError(
+    "stale_screenshot",
+    `The latest screenshot of window ${target.windowId} (${capture.id}, ${capture.imageWidth}x${capture.imageHeight} ` +
+      `pixels, ${round(scale)} pixels per point) is scaled unlike the one before it ` +
+      `(${round(capture.previousScale!)}): pixels of the older one would land elsewhere`,
+    {
+      field,
+      screenshot_id: capture.id,
+      reason: "scale_changed",
+      effect: "refused",
+      hint: `say which space x, y are in: coordinate_space "screenshot" (pixels of ${capture.id}: ` +
+        `${pixelWords(target, capture, x, y)}), or coordinate_space "screen" (screen points: ` +
+        `${screenWords(target, x, y)}), or screenshot_id "${capture.id}"`,
+    },
+  );
+}
+
+function captureScale(capture: Capture): number {
+  return capture.imageWidth / capture.bounds.width;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function rectWords(r: Rect): string {
+  return `(${r.x}, ${r.y}) to (${r.x + r.width - 1}, ${r.y + r.height - 1})`;
+}
+
+/** Where pixel (x, y) of `capture` lands now, in words. */
+function pixelWords(
+  target: Extract<ActionTarget, { scope: "window" }>,
+  capture: Capture,
+  x: number,
+  y: number,
+): string {
+  const point = mapWindowPixel(target, capture, x, y);
+  const where = contains(target.window.bounds, point) ? "inside the window" : "outside the window";
+  return `screen (${point.x}, ${point.y}), ${where}`;
+}
+
+/** Where screen point (x, y) is relative to the window, in words. */
+function screenWords(target: Extract<ActionTarget, { scope: "window" }>, x: number, y: number): string {
+  const window = target.window.bounds;
+  return contains(window, { x, y })
+    ? `(${x}, ${y}) is inside the window`
+    : `(${x}, ${y}) is outside the window ` +
+      `(${rectWords(window)})`;
+}
+
+/** Window-local pixel (x, y) of `capture` as a screen point, through the window's current position. */
+function mapWindowPixel(
+  target: Extract<ActionTarget, { scope: "window" }>,
+  capture: Capture,
+  x: number,
+  y: number,
+): Point {
+  const window = target.window.bounds;
+  const origin = capture.windowOrigin ?? { x: capture.bounds.x, y: capture.bounds.y };
+  // Window-local: the window may have moved since the capture; its pixels did not.
+  return {
+    x: Math.round(window.x + (capture.bounds.x - origin.x) + x * capture.bounds.width / capture.imageWidth),
+    y: Math.round(window.y + (capture.bounds.y - origin.y) + y * capture.bounds.height / capture.imageHeight),
+  };
 }
 
 /** Maps window-local pixels of `capture` through the window's current position. */
@@ -109,18 +234,18 @@ function windowPoint(
   y: number,
   field: string,
 ): ScreenPoint {
-  insideImage(capture, x, y, field);
+  insideImage(capture, x, y, field, target);
   const window = target.window.bounds;
-  const origin = capture.windowOrigin ?? { x: capture.bounds.x, y: capture.bounds.y };
-  // Window-local: the window may have moved since the capture; its pixels did not.
-  const point = {
-    x: Math.round(window.x + (capture.bounds.x - origin.x) + x * capture.bounds.width / capture.imageWidth),
-    y: Math.round(window.y + (capture.bounds.y - origin.y) + y * capture.bounds.height / capture.imageHeight),
-  };
+  const point = mapWindowPixel(target, capture, x, y);
   if (!contains(window, point)) {
     throw outside(
       field,
-      `(${x}, ${y}) maps to screen (${point.x}, ${point.y}), outside window ${target.windowId}`,
+      `(${x}, ${y}) in the pixels of screenshot ${capture.id} maps to screen (${point.x}, ${point.y}), ` +
+        `outside window ${target.windowId} (${rectWords(window)})`,
+      target,
+      capture,
+      x,
+      y,
     );
   }
   return { ...point, capture };
@@ -234,13 +359,47 @@ function sameRect(a: Rect, b: Rect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-function insideImage(capture: Capture, x: number, y: number, field: string): void {
+function insideImage(
+  capture: Capture,
+  x: number,
+  y: number,
+  field: string,
+  target?: Extract<ActionTarget, { scope: "window" }>,
+): void {
   if (x < 0 || y < 0 || x > capture.imageWidth || y > capture.imageHeight) {
     throw outside(
       field,
-      `(${x}, ${y}) is outside the ${capture.imageWidth}x${capture.imageHeight} image it refers to`,
+      `(${x}, ${y}) is outside the ${capture.imageWidth}x${capture.imageHeight} pixels of screenshot ${capture.id}`,
+      target,
+      capture,
+      x,
+      y,
     );
   }
+}
+
+/** A point as the caller gave it and where it went on the screen, for the action result. */
+export function echoPoint(
+  x: number,
+  y: number,
+  space: PixelSpace,
+  target: ActionTarget,
+  point: ScreenPoint,
+): NonNullable<Outcome["points"]>[number] {
+  const coordinateSpace = target.scope === "desktop" ? "screen" : space.coordinate_space ?? "screenshot";
+  const echo: NonNullable<Outcome["points"]>[number] = {
+    x,
+    y,
+    coordinate_space: coordinateSpace,
+    screen: { x: point.x, y: point.y },
+  };
+  if (coordinateSpace === "screenshot" && point.capture) echo.screenshot_id = point.capture.id;
+  return echo;
+}
+
+/** Adds the echoed points to an action's outcome. */
+export function withPoints(outcome: Outcome, points: NonNullable<Outcome["points"]>): Outcome {
+  return points.length ? { ...outcome, points } : outcome;
 }
 
 /** The centre of an element, from its live frame (falling back to the snapshot's). */
@@ -260,10 +419,36 @@ export function contains(rect: Rect, point: Point): boolean {
     point.y < rect.y + rect.height;
 }
 
-function outside(field: string, detail: string): DriverError {
+/**
+ * A point refused as out of range. For window targets the hint gives the exact conversion:
+ * the screenshot's size and scale, and where (x, y) would be as screen points.
+ */
+function outside(
+  field: string,
+  detail: string,
+  target?: Extract<ActionTarget, { scope: "window" }>,
+  capture?: Capture,
+  x?: number,
+  y?: number,
+): DriverError {
+  if (!target || !capture || x === undefined || y === undefined) {
+    return new DriverError("invalid_arguments", `Point out of range: ${detail}`, {
+      field,
+      effect: "refused",
+      hint: "use coordinates inside the latest screenshot of the target",
+    });
+  }
+  const scale = captureScale(capture);
+  const window = target.window.bounds;
   return new DriverError("invalid_arguments", `Point out of range: ${detail}`, {
     field,
     effect: "refused",
-    hint: "use coordinates inside the latest screenshot of the target",
+    screenshot_id: capture.id,
+    screenshot_size: { width: capture.imageWidth, height: capture.imageHeight },
+    screenshot_scale: round(scale),
+    window_bounds: window,
+    hint: `screenshot pixels run (0, 0) to (${capture.imageWidth - 1}, ${capture.imageHeight - 1}); ` +
+      `pixel = (screen - (${window.x}, ${window.y})) x ${round(scale)}. If (${x}, ${y}) are screen points ` +
+      `(an element frame), pass coordinate_space "screen": ${screenWords(target, x, y)}`,
   });
 }

@@ -3,10 +3,21 @@ import { discoverDesktop, xServerAuth } from "./desktop_discovery.ts";
 
 Deno.test("xServerAuth reads the display and cookie file of an X server's command line", () => {
   assert.deepEqual(
-    xServerAuth(["/usr/lib/xorg/Xorg", "vt7", "-displayfd", "3", "-auth", "/run/user/1000/gdm/Xauthority", ":0"]),
+    xServerAuth([
+      "/usr/lib/xorg/Xorg",
+      "vt7",
+      "-displayfd",
+      "3",
+      "-auth",
+      "/run/user/1000/gdm/Xauthority",
+      ":0",
+    ]),
     { number: "0", auth: "/run/user/1000/gdm/Xauthority" },
   );
-  assert.deepEqual(xServerAuth(["Xvfb", ":61", "-auth", "/tmp/x", "-noreset"]), { number: "61", auth: "/tmp/x" });
+  assert.deepEqual(xServerAuth(["Xvfb", ":61", "-auth", "/tmp/x", "-noreset"]), {
+    number: "61",
+    auth: "/tmp/x",
+  });
   assert.equal(xServerAuth(["Xvfb", ":61"]), null, "no -auth: no cookie file");
   assert.equal(xServerAuth(["bash", ":0", "-auth", "/tmp/x"]), null, "not an X server");
   assert.equal(xServerAuth([]), null);
