@@ -7,6 +7,7 @@
 import { ConfigStore } from "./core/config.ts";
 import { closePngWorker } from "./core/image/png_worker.ts";
 import { ToolRegistry } from "./core/registry.ts";
+import type { ListingOptions } from "./core/tool_listing.ts";
 import { createAuthorizer } from "./core/permissions/authorizer.ts";
 import { createLaunchPolicy } from "./core/permissions/launch_policy.ts";
 import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   desktop: DesktopMode;
   /** Servers: start without a reachable desktop and connect to it when it appears. */
   waitForDisplay?: boolean;
+  /** Which tools tools/list shows (profile, legacy tools). */
+  listing?: ListingOptions;
   /** The launcher's permissions; `permissionMode` alone is shorthand for a mode without manifest. */
   permissions?: PermissionConfig;
   permissionMode?: PermissionMode;
@@ -52,7 +55,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     permissions.grants,
     createLaunchPolicy(permissions),
   );
-  const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions));
+  const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions), options.listing);
   state.sessions.startSweeper();
   let closed: Promise<void> | null = null;
   return {

@@ -15,6 +15,13 @@ import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
 import type { AnyTool, RiskClass, ToolContext, ToolDispatch } from "./tool.ts";
+import {
+  compactHints,
+  compactInputSchema,
+  compactOutputSchema,
+  isListed,
+  type ListingOptions,
+} from "./tool_listing.ts";
 
 /** Version of the tool contract this registry implements (contract.md header). */
 export const CONTRACT_VERSION = "0.7.0";
@@ -25,7 +32,7 @@ export const CAPABILITY_VERSION = "1";
 /** JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** The failure envelope every outputSchema admits beside the success shape. */
+/** The failure envelope every full outputSchema admits beside the success shape. */
 export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   type: "object",
   additionalProperties: true,
@@ -35,23 +42,24 @@ export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
 /** A tools/list entry, transport-neutral. */
 export interface ToolListing {
   name: string;
-  title: string;
+  /** Full listing only (the compact one leaves it out: the name says it). */
+  title?: string;
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /** MCP hints; the compact listing leaves out those equal to MCP's defaults (false, true, false, true). */
   annotations: {
-    title: string;
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
   };
-  capabilities: string[];
+  /** Capability names (full listing only: describe, manifest). */
+  capabilities?: string[];
+  /** `operation_sensitive` (r2 and r3) in the full listing only. */
   risk: {
     class: RiskClass;
-    enforcement: "active" | "metadata_only";
-    operation_sensitive: boolean;
-    version: "1";
+    operation_sensitive?: boolean;
   };
 }
 
@@ -88,12 +96,21 @@ export const allowClassified: Authorizer = () => {};
 export class ToolCatalog {
   readonly #tools = new Map<string, AnyTool>();
   readonly #listings = new Map<string, ToolListing>();
+  readonly #full = new Map<string, ToolListing>();
+  /** Which tools {@linkcode list} shows. */
+  readonly listingOptions: ListingOptions;
 
-  constructor(tools: readonly AnyTool[]) {
+  constructor(tools: readonly AnyTool[], listingOptions: ListingOptions = {}) {
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is registered twice`);
       this.#tools.set(tool.name, tool);
     }
+    this.listingOptions = listingOptions;
+  }
+
+  /** The same tools, listed under other options (profile, legacy tools). */
+  withListing(listingOptions: ListingOptions): ToolCatalog {
+    return new ToolCatalog([...this.#tools.values()], listingOptions);
   }
 
   /** Tool names in registration order. */
@@ -106,44 +123,51 @@ export class ToolCatalog {
     return this.#tools.get(name);
   }
 
-  /** tools/list entries in registration order. */
+  /** tools/list entries in registration order: the listed tools (profile, legacy), compact schemas. */
   list(): ToolListing[] {
-    return this.names.map((name) => this.listing(name)!);
+    return this.names.filter((name) => isListed(this.#tools.get(name)!, this.listingOptions))
+      .map((name) => this.listing(name)!);
   }
 
-  /** One tools/list entry, computed once. */
+  /** One tools/list entry (compact schemas), computed once; listed or not. */
   listing(name: string): ToolListing | undefined {
-    const cached = this.#listings.get(name);
+    return this.#entry(name, this.#listings, true);
+  }
+
+  /** One tool's entry with its full input and output schemas (describe, manifest). */
+  fullListing(name: string): ToolListing | undefined {
+    return this.#entry(name, this.#full, false);
+  }
+
+  #entry(name: string, cache: Map<string, ToolListing>, compact: boolean): ToolListing | undefined {
+    const cached = cache.get(name);
     if (cached) return cached;
     const tool = this.#tools.get(name);
     if (!tool) return undefined;
+    const input = jsonSchema(tool.input, "input");
     const entry: ToolListing = {
       name: tool.name,
-      title: tool.title,
+      ...(compact ? {} : { title: tool.title }),
       description: tool.description,
-      inputSchema: jsonSchema(tool.input, "input"),
-      annotations: {
-        title: tool.title,
+      inputSchema: compact ? compactInputSchema(input) : input,
+      annotations: compact ? compactHints(tool.hints) : {
         readOnlyHint: tool.hints.readOnly,
         destructiveHint: tool.hints.destructive,
         idempotentHint: tool.hints.idempotent,
         openWorldHint: tool.hints.openWorld,
       },
-      capabilities: [...tool.capabilities],
-      risk: {
-        class: tool.risk,
-        enforcement: "active",
-        operation_sensitive: tool.risk === "r2" || tool.risk === "r3",
-        version: "1",
-      },
+      risk: compact
+        ? { class: tool.risk }
+        : { class: tool.risk, operation_sensitive: tool.risk === "r2" || tool.risk === "r3" },
     };
+    if (!compact) entry.capabilities = [...tool.capabilities];
     if (tool.output) {
-      entry.outputSchema = {
-        type: "object",
-        anyOf: [jsonSchema(tool.output, "output"), ERROR_ENVELOPE_SCHEMA],
-      };
+      const success = jsonSchema(tool.output, "output");
+      entry.outputSchema = compact
+        ? compactOutputSchema(success)
+        : { type: "object", anyOf: [success, ERROR_ENVELOPE_SCHEMA] };
     }
-    this.#listings.set(name, entry);
+    cache.set(name, entry);
     return entry;
   }
 }
@@ -155,8 +179,9 @@ export class ToolRegistry extends ToolCatalog {
     readonly backend: Backend,
     readonly state: RuntimeState,
     readonly authorize: Authorizer = allowClassified,
+    listingOptions: ListingOptions = {},
   ) {
-    super(tools);
+    super(tools, listingOptions);
   }
 
   /**

@@ -93,6 +93,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * `display_unavailable`.
    */
   readonly needsDesktop?: boolean;
+  /** A compatibility tool another one replaces: callable, but listed only when asked for. */
+  readonly legacy?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

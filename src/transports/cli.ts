@@ -10,6 +10,7 @@ import type { ToolResult } from "../core/result.ts";
 import { fromBase64 } from "../core/result.ts";
 import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
 import { launcherPath } from "../core/build_info.ts";
+import type { ListingOptions } from "../core/tool_listing.ts";
 import { VERSION } from "../version.ts";
 import { writeCallerFile } from "../core/safe_files.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
@@ -27,7 +28,12 @@ import { serveMcpStdio } from "./mcp_stdio.ts";
 export interface CliHost {
   catalog: ToolCatalog;
   startRuntime(
-    options: { desktop: DesktopChoice; permissions: PermissionConfig; waitForDisplay?: boolean },
+    options: {
+      desktop: DesktopChoice;
+      permissions: PermissionConfig;
+      waitForDisplay?: boolean;
+      listing?: ListingOptions;
+    },
   ): Promise<{
     registry: ToolRegistry;
     close(): Promise<void>;
@@ -74,6 +80,10 @@ Options:
                           The bounded-mode ceiling: allowed tools, apps, files, desktop (YAML or JSON)
   --grant existing-profile
                           Standard mode: allow attaching to an existing browser profile
+  --tools all|core        Which tools tools/list (and list-tools) shows: all (default) or the dozen most agents
+                          need; unlisted tools can still be called. Env: CUA_DRIVER_TOOLS
+  --legacy-tools          Also list the compatibility tools (page, escalate_session, get_session_state).
+                          Env: CUA_DRIVER_LEGACY_TOOLS=1
   --socket PATH           The daemon socket for serve, call, status, stop and mcp --socket
   --screenshot-out-file PATH
                           For a tool that returns an image: write the first image to PATH
@@ -113,9 +123,14 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     case "version":
       console.log(`cua-driver ${VERSION}`);
       return EXIT.ok;
-    case "list-tools":
-      for (const tool of host.catalog.list()) console.log(`${tool.name}: ${firstSentence(tool.description)}`);
+    case "list-tools": {
+      const listing = listingFromFlags(args);
+      if (typeof listing === "string") return usage(listing);
+      for (const tool of host.catalog.withListing(listing).list()) {
+        console.log(`${tool.name}: ${firstSentence(tool.description)}`);
+      }
       return EXIT.ok;
+    }
     case "describe":
       return describe(host.catalog, args.positionals[0]);
     case "manifest":
@@ -213,6 +228,8 @@ async function withRuntime(
     console.error(`cua-driver: --desktop must be auto, embedded or system, not "${desktop}"`);
     return EXIT.usage;
   }
+  const listing = listingFromFlags(args);
+  if (typeof listing === "string") return usage(listing);
   let permissions: PermissionConfig;
   try {
     permissions = permissionsFromFlags(args);
@@ -227,7 +244,7 @@ async function withRuntime(
   }
   let runtime;
   try {
-    runtime = await host.startRuntime({ desktop, permissions, waitForDisplay });
+    runtime = await host.startRuntime({ desktop, permissions, waitForDisplay, listing });
   } catch (error) {
     const message = error instanceof DriverError && error.data.hint
       ? `${error.message}: ${error.data.hint}`
@@ -240,6 +257,20 @@ async function withRuntime(
   } finally {
     await runtime.close();
   }
+}
+
+/** The tools/list options of `--tools` and `--legacy-tools` (or their env), or a usage error. */
+export function listingFromFlags(args: ParsedArgs): ListingOptions | string {
+  const flag = args.flags.get("--tools");
+  const profile = (typeof flag === "string" ? flag : undefined) ?? Deno.env.get("CUA_DRIVER_TOOLS") ?? "all";
+  if (profile !== "all" && profile !== "core") return `--tools must be all or core, not "${profile}"`;
+  const legacy = args.flags.has("--legacy-tools") || Deno.env.get("CUA_DRIVER_LEGACY_TOOLS") === "1";
+  return { profile, legacy };
+}
+
+function usage(message: string): number {
+  console.error(`cua-driver: ${message}`);
+  return EXIT.usage;
 }
 
 /** The permission configuration the launcher's flags and environment ask for. */
@@ -258,7 +289,7 @@ export function permissionsFromFlags(args: ParsedArgs): PermissionConfig {
 }
 
 function describe(catalog: ToolCatalog, name: string | undefined): number {
-  const tool = name ? catalog.listing(name) : undefined;
+  const tool = name ? catalog.fullListing(name) : undefined;
   if (!tool) {
     console.error(
       `cua-driver: unknown tool ${name ? `"${name}"` : "(none given)"}. Tools: ${catalog.names.join(", ")}`,
@@ -302,7 +333,7 @@ export function manifest(catalog: ToolCatalog): Record<string, unknown> {
         args: [{ name: "arguments", type: "positional-json" }],
       },
     ],
-    tools: catalog.list().map((t) => ({
+    tools: catalog.names.map((name) => catalog.fullListing(name)!).map((t) => ({
       name: t.name,
       description: t.description,
       annotations: t.annotations,

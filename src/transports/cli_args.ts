@@ -14,6 +14,7 @@ const VALUE_FLAGS = new Set([
   "--grant",
   "--capability-manifest",
   "--app",
+  "--tools",
 ]);
 
 /** Global switches. Any other `--flag` belongs to the command (a tool's `--key value`). */
@@ -25,6 +26,7 @@ const SWITCHES = new Set([
   "--direct",
   "--approve-capability-manifest",
   "--dangerously-bypass-approvals",
+  "--legacy-tools",
 ]);
 
 /** Parsed command line. */

@@ -9,6 +9,7 @@
  */
 import { CAPABILITY_VERSION, type ToolHost, TOOLS_LIST_SCHEMA_VERSION } from "../core/registry.ts";
 import type { TransportKind } from "../core/session.ts";
+import { SHARED_PARAMETERS } from "../core/tool_listing.ts";
 import { VERSION } from "../version.ts";
 
 /** The protocol version the server always answers with. */
@@ -32,7 +33,9 @@ const INSTRUCTIONS = "cua-driver drives a real desktop. Observe with get_window_
   "accessibility tree (AT-SPI on Linux) and a screenshot in one call; act on one exact target per call, by " +
   'element_token first, then by pixel from the same screenshot, then delivery_mode:"foreground". Every ' +
   "action reports effect (confirmed/unverifiable/suspected_noop), route and escalation: observe again after " +
-  "anything short of confirmed. Refusals carry a code and a hint; stale_element_token means snapshot again.";
+  "anything short of confirmed. Refusals carry a code and a hint; stale_element_token means snapshot again. " +
+  "Background input uses a private pointer and keyboard that never move yours and is refused where another " +
+  "window covers the point (then use delivery_mode foreground). " + SHARED_PARAMETERS;
 
 /** One MCP connection: its lease, its in-flight calls, and the dispatch. */
 export class McpConnection {

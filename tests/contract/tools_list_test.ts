@@ -151,34 +151,80 @@ Deno.test("tools/list names are reference tools, in the reference's order", () =
   assert.deepEqual(order, [...order].sort((a, b) => a - b));
 });
 
-Deno.test("tools/list hints and risk classes match the reference", () => {
-  for (const entry of catalog.list()) {
-    const expected = EXPECTED[entry.name];
-    if (!expected) continue;
-    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = entry.annotations;
-    assert.deepEqual(
-      [readOnlyHint, destructiveHint, idempotentHint, openWorldHint, entry.risk.class],
-      expected,
-      `hints of ${entry.name}`,
-    );
-    assert.equal(entry.risk.operation_sensitive, entry.risk.class === "r2" || entry.risk.class === "r3");
+Deno.test("tools/list hints and risk classes match the reference (full listing), and the compact ones agree", () => {
+  for (const name of catalog.names) {
+    const full = catalog.fullListing(name)!;
+    const expected = EXPECTED[name];
+    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = full.annotations;
+    if (expected) {
+      assert.deepEqual(
+        [readOnlyHint, destructiveHint, idempotentHint, openWorldHint, full.risk.class],
+        expected,
+        `hints of ${name}`,
+      );
+    }
+    assert.equal(full.risk.operation_sensitive, full.risk.class === "r2" || full.risk.class === "r3");
+    // The compact listing leaves out MCP's defaults and what a read-only tool's hints cannot mean.
+    const compact = catalog.listing(name)!.annotations;
+    assert.equal(compact.readOnlyHint ?? false, readOnlyHint, name);
+    assert.equal(compact.openWorldHint ?? true, openWorldHint, name);
+    if (!readOnlyHint) {
+      assert.equal(compact.destructiveHint ?? true, destructiveHint, name);
+      assert.equal(compact.idempotentHint ?? false, idempotentHint, name);
+    }
+    assert.equal(catalog.listing(name)!.risk.class, full.risk.class);
   }
 });
 
-Deno.test("tools/list schemas are closed JSON Schema objects with an error envelope branch", () => {
-  for (const entry of catalog.list()) {
+Deno.test("tools/list schemas are closed JSON Schema objects; full output schemas have an error envelope branch", () => {
+  for (const name of catalog.names) {
+    const entry = catalog.listing(name)!;
     assert.equal(entry.inputSchema.type, "object", entry.name);
     assert.equal(entry.inputSchema.additionalProperties, false, `${entry.name} accepts unknown arguments`);
     assert.ok(entry.description.length > 20, `${entry.name} needs a real description`);
-    if (entry.outputSchema) {
-      const anyOf = entry.outputSchema.anyOf as Record<string, unknown>[];
-      assert.equal(entry.outputSchema.type, "object");
+    const full = catalog.fullListing(name)!;
+    if (full.outputSchema) {
+      const anyOf = full.outputSchema.anyOf as Record<string, unknown>[];
+      assert.equal(full.outputSchema.type, "object");
       assert.equal(anyOf.length, 2);
       assert.deepEqual(anyOf[1].anyOf, [{ required: ["refusal"] }, { required: ["status"] }, {
         required: ["code"],
       }]);
+      // The published one names the success fields and requires none, so a failure envelope passes too.
+      assert.equal(entry.outputSchema?.type, "object");
+      assert.equal(entry.outputSchema?.required, undefined);
+      assert.deepEqual(
+        Object.keys(entry.outputSchema?.properties as object),
+        Object.keys((anyOf[0].properties ?? {}) as object),
+      );
     }
   }
+});
+
+Deno.test("tools/list costs at most 60 KB, the core profile under 20 KB", () => {
+  const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const all = bytes({ tools: catalog.list() });
+  const core = bytes({ tools: catalog.withListing({ profile: "core" }).list() });
+  assert.ok(all <= 60_000, `tools/list is ${all} bytes`);
+  assert.ok(core < 20_000, `the core profile is ${core} bytes`);
+  assert.equal(catalog.withListing({ profile: "core" }).list().length, 14);
+});
+
+Deno.test("tools/list leaves legacy tools and parameters out unless asked, and nothing is lost", () => {
+  const listed = catalog.list().map((t) => t.name);
+  const legacy = ["page", "escalate_session", "get_session_state"];
+  for (const name of legacy) assert.ok(!listed.includes(name), `${name} is listed by default`);
+  const withLegacy = catalog.withListing({ legacy: true }).list().map((t) => t.name);
+  assert.deepEqual(withLegacy, catalog.names, "--legacy-tools lists every tool");
+  const click = catalog.listing("click")!.inputSchema.properties as Record<string, unknown>;
+  for (const name of ["pid", "window_id", "scope", "element_index", "snapshot_id", "cursor_id"]) {
+    assert.equal(click[name], undefined, `click lists the legacy ${name}`);
+  }
+  // Still accepted: the schema the registry validates with keeps them.
+  const parsed = catalog.get("click")!.input.safeParse({ pid: 4, window_id: 5, x: 1, y: 2 });
+  assert.ok(parsed.success);
+  const full = catalog.fullListing("click")!.inputSchema.properties as Record<string, unknown>;
+  assert.ok(full.pid && full.element_index, "describe shows them");
 });
 
 Deno.test("tools/list matches the committed snapshot", async () => {

@@ -14,7 +14,7 @@ import type { AxNode, AxTree, WindowInfo } from "../../src/platform/types.ts";
 /** One predicate: a window part, an element part, or both (all parts ANDed). */
 export const PredicateSchema = z.strictObject({
   window: z.strictObject({
-    exists: z.boolean().nullable().optional().describe("The window exists (true) or is gone (false)"),
+    exists: z.boolean().nullable().optional().describe("Exists (true) or is gone (false)"),
     bounds: z.strictObject({
       x: z.number(),
       y: z.number(),
@@ -23,7 +23,7 @@ export const PredicateSchema = z.strictObject({
       tolerance_px: z.number().min(0).max(100).optional().describe(
         "Allowed difference per value (default 0)",
       ),
-    }).nullable().optional().describe("Client-area frame in screen points, as list_windows reports it"),
+    }).nullable().optional().describe("Client area, screen points"),
   }).nullable().optional(),
   element: z.strictObject({
     selector: z.strictObject({
@@ -31,12 +31,12 @@ export const PredicateSchema = z.strictObject({
         'Accessibility role as get_window_state shows it (e.g. "push button", "label") or its neutral name ("button")',
       ),
       label_contains: z.string().min(1).optional().describe(
-        "Case-sensitive substring of the element's label (its name, else its value or description)",
+        "Case-sensitive substring of the label",
       ),
     }).describe("Which showing element: must match exactly one"),
-    exists: z.literal(true).optional().describe("The element exists (implied when nothing else is checked)"),
+    exists: z.literal(true).optional().describe("Implied when nothing else is checked"),
     enabled: z.boolean().nullable().optional(),
-    selected: z.boolean().nullable().optional().describe("Checked/selected state of toggles, items and tabs"),
+    selected: z.boolean().nullable().optional().describe("Checked or selected"),
     value_equals: z.string().nullable().optional().describe("The element's full text or value, exactly"),
   }).nullable().optional(),
 });

@@ -21,13 +21,8 @@ const TREE_LIMITS = { maxNodes: 5000, maxDepth: Number.MAX_SAFE_INTEGER };
 export default defineTool({
   name: "invoke_menu",
   title: "Invoke menu item",
-  description: "Resolve an exact application-menu path one live level at a time and invoke its final item " +
-    'through accessibility (AT-SPI), e.g. path ["Window", "Arrange", "Left"]: the first segment is an item of ' +
-    "the window's menu bar, each next one an item of the menu before it (exact accessible names). A level " +
-    "is opened only when its items are not exposed yet, and a failed path closes what it opened. Never " +
-    "falls back to pixels: a missing, ambiguous or disabled segment is refused with menu_path_unavailable, " +
-    "naming the segment and the items available at that level. effect is confirmed only for check/radio " +
-    "items whose checked state flipped; otherwise unverifiable (observe or verify_state to check).",
+  description:
+    'Invoke a menu item by exact path from the menu bar, e.g. ["Window", "Arrange", "Left"], through accessibility, opening hidden levels and closing them on failure. Never by pixel: a missing or disabled segment is menu_path_unavailable with the items there.',
   group: "accessibility",
   input: z.strictObject({
     pid: pidParam,

@@ -35,28 +35,22 @@ const Status = z.enum(["satisfied", "unsatisfied", "unknown"]);
 export default defineTool({
   name: "verify_state",
   title: "Verify state",
-  description: "Deterministically verify 1 to 8 ANDed predicates against one exact window: the window " +
-    "exists / has bounds, or exactly one showing element (selector role and/or label_contains) exists, is " +
-    "enabled, selected, or has a value. Samples a fresh accessibility tree every 100 ms until every " +
-    "predicate holds for stable_samples consecutive samples (satisfied) or timeout_ms passes. Each " +
-    "predicate is satisfied, unsatisfied, or unknown with a reason: multi_match (the selector is ambiguous: " +
-    "narrow it), target_missing, observation_unavailable (no trustworthy tree: never counted as satisfied), " +
-    "stability_unproven (held, but not for stable_samples samples), ... Use it after an action whose effect " +
-    'was "unverifiable".',
+  description:
+    "Check 1 to 8 ANDed predicates on one window (exists, bounds, or one showing element by role/label_contains that exists, is enabled, selected or has a value), sampling every 100 ms until all hold for stable_samples samples or timeout_ms. Each is satisfied, unsatisfied or unknown with a reason.",
   group: "accessibility",
   input: z.strictObject({
     pid: pidParam,
     window_id: windowIdParam,
     expect: z.array(PredicateSchema).min(1).max(8).describe("Predicates, all of which must hold (1 to 8)"),
     include_screenshot: z.boolean().nullable().optional().describe(
-      "Add a screenshot of the window after the last sample (default false)",
+      "Screenshot after the last sample",
     ),
     session: sessionParam,
     stable_samples: z.number().int().min(1).max(5).optional().describe(
-      "Consecutive satisfied samples required (1 to 5; default 2, and 1 when timeout_ms is 0)",
+      "Consecutive satisfied samples (default 2; 1 when timeout_ms is 0)",
     ),
     timeout_ms: z.number().int().min(0).max(10_000).default(5000).describe(
-      "How long to keep sampling (0 to 10000, default 5000); 0 takes exactly one sample",
+      "Sampling time; 0 takes one sample",
     ),
   }).superRefine((args, issues) => {
     if (args.timeout_ms === 0 && args.stable_samples !== undefined && args.stable_samples !== 1) {

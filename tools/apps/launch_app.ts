@@ -15,14 +15,8 @@ const READY_WAIT_MS = 1500;
 export default defineTool({
   name: "launch_app",
   title: "Launch app",
-  description: "Launch an app without fronting anything on purpose (the window manager may still activate " +
-    "the new window; active says whether it did). Precedence: launch_path (one program: a path, a name on " +
-    "PATH, a .desktop file, or an installed app's launch_path from list_apps; never split into words or run " +
-    "by a shell), then name (an installed app from list_apps), then urls (opened with xdg-open). Arguments " +
-    "go only in additional_arguments, one array entry each. Waits up to 3 s for the app's first window and " +
-    "returns it. Refused in every mode (launch_refused): programs that signal other processes (use " +
-    "kill_app), programs that run command strings (shells, env, sudo, a terminal's -e, an interpreter's " +
-    "-c), and browser debugging flags (use browser_prepare).",
+  description:
+    "Launch an app by launch_path (one program: a path, a name on PATH, a .desktop file or a launch_path from list_apps; never split or run by a shell; arguments only in additional_arguments), name (from list_apps) or urls (xdg-open), without fronting anything on purpose; waits up to 3 s for its first window (active says whether the window manager activated it). launch_refused in every mode: programs that signal processes (use kill_app) or run command strings (shells, env, sudo, -e, -c), and browser debugging flags (use browser_prepare).",
   group: "apps",
   input: z.strictObject({
     launch_path: z.string().min(1).max(4096).optional().describe(

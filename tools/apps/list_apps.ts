@@ -18,9 +18,8 @@ const AppRecord = z.object({
 export default defineTool({
   name: "list_apps",
   title: "List apps",
-  description: "List apps, both currently running and installed-but-not-running (on Linux: /proc plus XDG " +
-    ".desktop entries), with per-app state: running (is a process live?), pid (0 when not running), " +
-    "bundle_id (the desktop-file id), launch_path (Exec without field codes). Pass launch_path or name to launch_app.",
+  description:
+    "Running and installed apps (Linux: /proc and XDG .desktop entries): running, pid (0 when not running), bundle_id (desktop-file id), launch_path. Pass launch_path or name to launch_app.",
   group: "apps",
   input: z.strictObject({}),
   output: z.object({

@@ -11,12 +11,8 @@ import { cssCoordinate, inputRouteParam, refParam, tabIdParam, targetIdParam } f
 export default defineTool({
   name: "browser_click",
   title: "Click in browser tab",
-  description: "Click a page element (by ref) or viewport coordinates in an exactly-bound tab, without " +
-    "focusing or raising the window. input_route trusted (default) sends CDP mouse events at the element's " +
-    'centre (scrolled into view); "dom_event" dispatches mousedown/mouseup/click from page script. effect is ' +
-    "confirmed only when a read-back over CDP shows a change (the element's value, checked or focus state, a " +
-    "DOM mutation after the click reached it, a navigation, or a dialog that opened); unverifiable when the " +
-    "click reached the element but nothing changed; suspected_noop when it never reached it.",
+  description:
+    "Click a page element (ref) or viewport coordinates in a bound tab without raising the window. input_route trusted (default): CDP mouse events at the element's centre; dom_event: events from page script. confirmed when CDP reads back a change (value, checked, focus, DOM mutation, navigation, dialog).",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -11,12 +11,7 @@ export default defineTool({
   name: "browser_dialog",
   title: "Browser dialog",
   description:
-    "Inspect or resolve a page-owned JavaScript alert, confirm, prompt, or beforeunload dialog on " +
-    "one exactly-bound tab. inspect returns the open dialog (dialog_id, type, message, default_prompt) or " +
-    "null; accept (with prompt_text for a prompt) or dismiss answers it through " +
-    "Page.handleJavaScriptDialog and reports how the page saw it closed. dialog_id, when given, must name " +
-    "the open dialog. The window is never raised: delivery_mode is accepted for compatibility and CDP " +
-    "answers the dialog in background either way.",
+    "Inspect (returns dialog_id, type, message, default_prompt, or null), accept (prompt_text for a prompt) or dismiss a page's JavaScript alert, confirm, prompt or beforeunload dialog on a bound tab, over CDP, without raising the window.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -12,13 +12,7 @@ export default defineTool({
   name: "browser_download",
   title: "Browser download",
   description:
-    "Trigger one download through an exact live browser ref (a trusted click) and save it inside " +
-    "an explicitly approved directory. The browser saves into a private temporary directory; the finished " +
-    "file is copied into destination_root under its suggested name (never overwriting: name (1).ext ...). " +
-    "Approved directories: in bounded mode, inside the capability manifest's files.write; in every mode, an " +
-    "absolute existing directory reached without symbolic links, owned by the driver's user, and not a " +
-    "system directory (/etc, /usr, /proc, ...) or a shared root (/, /tmp, /home, ...) itself; anything else " +
-    "is refused with protected_resource_scope_invalid. Returns the saved path, size and SHA-256.",
+    "Download through a live ref (trusted click) into destination_root: an absolute, existing, user-owned directory without symlinks, not a system or shared root (bounded mode: inside files.write); never overwrites. Returns path, size, SHA-256.",
   group: "browser",
   input: z.strictObject({
     session: z.string().min(1).max(200).describe("The lifecycle session label that owns the binding"),

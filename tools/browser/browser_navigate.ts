@@ -10,11 +10,8 @@ import { tabIdParam, targetIdParam } from "./_params.ts";
 export default defineTool({
   name: "browser_navigate",
   title: "Navigate browser tab",
-  description: "Navigate one tab of an exactly-bound browser target to a new URL (http/https/about only; " +
-    "file:, javascript:, data: and every other scheme are refused with browser_origin_outside_scope). Waits " +
-    "for the load event (15 s at most), then re-binds the tab to the new document: refs of earlier snapshots " +
-    "become stale, so call get_browser_state for new ones. A tab that navigated by itself since its last " +
-    "snapshot is refused (browser_binding_stale) until it is snapshotted again.",
+  description:
+    "Navigate a bound tab to an http/https/about URL (other schemes: browser_origin_outside_scope), wait for load (15 s at most) and re-bind it; earlier refs go stale. A tab that navigated by itself is refused (browser_binding_stale) until snapshotted again.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

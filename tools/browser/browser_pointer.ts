@@ -62,12 +62,8 @@ async function destination(ctx: ToolContext, scope: ActionScope, args: Args): Pr
 export default defineTool({
   name: "browser_pointer",
   title: "Pointer in browser tab",
-  description: "Perform hover, right-click, double-click, scroll, or drag in an exactly-bound browser tab, " +
-    "at a ref or viewport CSS coordinates (scroll defaults to the viewport centre; drag goes to " +
-    "destination_ref or to_x, to_y, and replays HTML5 drag and drop when the page starts one). input_route " +
-    'trusted (default) uses CDP mouse events; "dom_event" dispatches events from page script. effect is ' +
-    "confirmed when a read-back over CDP shows the change (:hover on the element, a new scroll offset, a " +
-    "value or DOM change after the events reached it).",
+  description:
+    "Hover, right-click, double-click, scroll or drag in a bound tab at a ref or viewport CSS coordinates (drag to destination_ref or to_x, to_y; HTML5 drag and drop replayed). input_route trusted (default) or dom_event. confirmed when CDP reads back the change.",
   group: "browser",
   input,
   output: ActionResultSchema,

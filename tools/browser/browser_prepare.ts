@@ -29,14 +29,8 @@ async function firstWindow(ctx: ToolContext, pid: number): Promise<number | null
 export default defineTool({
   name: "browser_prepare",
   title: "Prepare browser",
-  description: "Explicitly prepare an owned DevTools endpoint for a browser. With allow_launch: true and " +
-    'profile {mode: "isolated_new"} (a fresh temporary profile, deleted afterwards) or {mode: "isolated_named", ' +
-    "name} (kept under ~/.cua-driver/browser-profiles), launches Chromium with a DevTools endpoint on " +
-    "127.0.0.1 only; the browser belongs to this session and closes when the session ends. With pid (and " +
-    'strategy {kind: "existing_profile"}) admits a browser the user started with --remote-debugging-port: ' +
-    "only with the launcher's --grant existing-profile (standard mode) or in unrestricted mode, and only when " +
-    "that port is proven to be served by that pid. Then call get_browser_state with the returned pid and " +
-    "window_id to bind it.",
+  description:
+    'Prepare a DevTools endpoint: allow_launch:true with profile {mode:"isolated_new"} or {mode:"isolated_named", name} launches Chromium for this session; pid with strategy {kind:"existing_profile"} admits the user\'s browser (needs --grant existing-profile). Then get_browser_state.',
   group: "browser",
   input: z.strictObject({
     pid: z.number().int().min(1).optional().describe("An existing browser's main process id"),

@@ -13,12 +13,8 @@ import { refParam, tabIdParam, targetIdParam } from "./_params.ts";
 export default defineTool({
   name: "browser_set_input_files",
   title: "Set input files",
-  description: "Assign one or more explicit absolute local files to an exact live <input type=file> ref " +
-    "through CDP (DOM.setFileInputFiles; the page gets its input and change events). Each file must be an " +
-    "absolute path to an existing regular file reached without any symbolic link (checked with lstat and " +
-    "realpath); at most 32, and several only when the input has the multiple attribute. Relative, missing, " +
-    "symlinked or non-regular files are refused with protected_resource_scope_invalid. The result lists the " +
-    "names and sizes the page's input now holds, read back over CDP.",
+  description:
+    "Assign absolute local files (existing regular files, no symlinks; at most 32, several only for multiple) to a live <input type=file> ref through CDP; the page gets input and change events. Else protected_resource_scope_invalid. Returns the names and sizes the input now holds.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -25,11 +25,8 @@ const PREPARE_FIELD = `function (replace) {
 export default defineTool({
   name: "browser_type",
   title: "Type in browser tab",
-  description: "Type text into an exactly-bound tab via the Input domain, at a ref (an input, textarea or " +
-    "contenteditable element, focused first; the caret goes to the end unless replace: true selects the " +
-    'existing content so the text replaces it). mode "insert_text" (default) commits the text in one ' +
-    'Input.insertText; "keystrokes" presses one key per character (Enter for newlines) so key handlers run. ' +
-    "effect is confirmed when the field's value read back over CDP holds the text.",
+  description:
+    "Type into a ref of a bound tab (input, textarea, contenteditable; focused first, caret at the end; replace:true replaces the content). mode insert_text (default) commits at once; keystrokes presses each key. confirmed when CDP reads the value back.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -175,14 +175,8 @@ async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
 export default defineTool({
   name: "get_browser_state",
   title: "Get browser state",
-  description: "Read-only browser inspection. Bind mode (pid + window_id of a Chromium window from " +
-    "list_windows, prepared by browser_prepare or started with --remote-debugging-port under the " +
-    "existing-profile grant): returns a session-scoped target_id and its tabs (tab_id, url, title, active " +
-    "true/false/null); continue only when status is ok, binding_quality exact and mutation_allowed true. " +
-    "Snapshot mode (target_id + tab_id): the tab's elements as refs p<snapshot>:<index> (dom_refs_v1), or " +
-    "an outline with per-ref actions and content refs (semantic_v2); only the latest snapshot's refs are " +
-    "live. Optional scope_ref, query, continuation paging and a viewport screenshot (include_screenshot) " +
-    "with its CSS-to-pixel scale. A snapshot also re-binds a tab that navigated.",
+  description:
+    "Bind (pid + window_id of a Chromium window prepared by browser_prepare): a target_id and its tabs; act only when status is ok, binding_quality exact and mutation_allowed true. Snapshot (target_id + tab_id): elements as refs p<snapshot>:<index>, with scope_ref, query, paging and an optional screenshot.",
   group: "browser",
   input,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

@@ -195,6 +195,7 @@ export default defineTool({
   input,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   risk: "r3",
+  legacy: true,
   capabilities: ["browser.legacy_page", "browser.cdp"],
   run,
 });

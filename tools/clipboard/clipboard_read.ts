@@ -8,9 +8,8 @@ import { privacy, privacyFields } from "./_privacy.ts";
 export default defineTool({
   name: "clipboard_read",
   title: "Read clipboard",
-  description: "List the available system clipboard types and optionally return its plain text " +
-    "(include_text) or image (include_image, as a PNG image part). Clipboard content is privacy-sensitive: " +
-    "ask for it only when the task needs it.",
+  description:
+    "The clipboard's types, and its text (include_text) or image (include_image, a PNG part). Privacy-sensitive: read it only when the task needs it.",
   group: "clipboard",
   input: z.strictObject({
     include_text: z.boolean().default(false).describe("Return the plain text (default false)"),

@@ -23,9 +23,8 @@ function requireAbsolute(path: string, field: string): void {
 export default defineTool({
   name: "clipboard_write",
   title: "Write clipboard",
-  description: "Replace the system clipboard with exactly one value: plain text, a PNG image from an " +
-    "absolute local path, or a file reference from an absolute local path. On X11 the driver owns the " +
-    "clipboard content, so it stays available while the driver (or its daemon) runs.",
+  description:
+    "Replace the clipboard with one value: text, a PNG image or a file reference (absolute local paths). The driver owns the content, so it stays while the driver runs.",
   group: "clipboard",
   input: z.strictObject({
     text: z.string().max(1 << 20).optional(),

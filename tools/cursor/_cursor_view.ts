@@ -12,8 +12,7 @@ import type { Session } from "../../src/core/session.ts";
 
 /** The required session label of the cursor tools. */
 export const cursorSessionParam = z.string().min(1).max(200).describe(
-  'Public session label that owns the cursor ("default" names this connection\'s implicit session). ' +
-    "Repeat it on the actions whose target the cursor should show.",
+  'Session owning the cursor ("default": this connection\'s); repeat it on the actions it should follow',
 );
 
 /** reduced_motion of a theme. */

@@ -16,10 +16,8 @@ import {
 export default defineTool({
   name: "get_agent_cursor_state",
   title: "Get agent cursor state",
-  description: "Return a session's agent cursor: whether it is enabled, its position (the target of its " +
-    "latest move in screen points, null until it first moves), theme, semantic playback state (requested " +
-    "and resolved action, modifiers, phase idle|gliding|pressing|dwell|hidden, frames drawn, moves that " +
-    "preempted an animation) and motion settings.",
+  description:
+    "A session's agent cursor: enabled, position (screen points; null before its first move), theme, playback phase and motion settings.",
   group: "session",
   input: z.strictObject({ session: cursorSessionParam }),
   output: z.object({

@@ -8,10 +8,8 @@ import { cursorSessionParam, sessionName } from "./_cursor_view.ts";
 export default defineTool({
   name: "set_agent_cursor_enabled",
   title: "Set agent cursor enabled",
-  description: "Show or hide the agent cursor owned by a session: a click-through arrow above every window " +
-    "that glides to each action's target (actions naming this session) and pulses on clicks. It is never " +
-    "in the driver's own screenshots and is removed when the session ends. Disabled (the default), actions " +
-    "never wait for it; enabled, an action waits at most the session's glide_duration_ms.",
+  description:
+    "Show or hide a session's agent cursor: a click-through arrow that glides to each action's target and pulses on clicks, never in screenshots, removed when the session ends. Enabled, an action waits at most glide_duration_ms.",
   group: "session",
   input: z.strictObject({
     session: cursorSessionParam,

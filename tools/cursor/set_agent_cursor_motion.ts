@@ -15,7 +15,7 @@ const motionParams = Object.fromEntries(
     return [
       key,
       z.number().min(limit.min).max(limit.max).nullable().optional().describe(
-        `${limit.description}; ${limit.min}..${limit.max}, default ${limit.default}; null or absent keeps the current value`,
+        `${limit.description}; default ${limit.default}`,
       ),
     ];
   }),
@@ -25,10 +25,8 @@ const motionParams = Object.fromEntries(
 export default defineTool({
   name: "set_agent_cursor_motion",
   title: "Set agent cursor motion",
-  description: "Configure only the movement physics and visibility timing of a session's agent cursor: the " +
-    "glide path (start_handle, end_handle, arc_size, arc_flow, turn_radius), its arrival spring, " +
-    "glide_duration_ms (also the most an action waits for the cursor), the click pulse's dwell and the idle " +
-    "hide delay. Each number is range-checked; null or absent keeps the current value. Returns all nine.",
+  description:
+    "Tune a session's agent cursor motion: glide path (start_handle, end_handle, arc_size, arc_flow, turn_radius), spring, glide_duration_ms (the most an action waits), dwell_after_click_ms, idle_hide_ms. Each number is range-checked; null or absent keeps the current value. Returns all nine.",
   group: "session",
   input: z.strictObject({ session: cursorSessionParam, ...motionParams }),
   output: z.object({ session: z.string(), motion: MotionSchema }),

@@ -14,11 +14,8 @@ import {
 export default defineTool({
   name: "set_agent_cursor_theme",
   title: "Set agent cursor theme",
-  description: "Select an already-installed cursor theme for a session's agent cursor. Built in: " +
-    "cua.default (blue), cua.contrast (yellow on black, larger), cua.mono (black on white); more are " +
-    "installed locally as JSON files in ~/.cua-driver/cursor-themes/, never by a tool. An unknown id is " +
-    'refused with the installed ids. reduced_motion "on" makes glides jump and the click pulse static; ' +
-    '"auto" follows the desktop (motion on X11).',
+  description:
+    "Select an installed cursor theme for a session's agent cursor: cua.default, cua.contrast, cua.mono, or JSON files in ~/.cua-driver/cursor-themes/. reduced_motion on makes glides jump; auto follows the desktop.",
   group: "session",
   input: z.strictObject({
     session: cursorSessionParam,

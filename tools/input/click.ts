@@ -63,11 +63,7 @@ export default defineTool({
   name: "click",
   title: "Click",
   description:
-    "Click a target: an element_token from get_window_state (AT-SPI action, background), or x, y " +
-    "pixels of the latest get_window_state screenshot (background: a private pointer that never moves yours, " +
-    'only where nothing covers the window), or target {kind:"desktop"} with screen x, y (your pointer). ' +
-    'delivery_mode "foreground" fronts the window, clicks, and restores the previous window. The result says ' +
-    "the route, whether the effect was read back (confirmed) and which rung to try next.",
+    "Click an element (AT-SPI action) or x, y (the private pointer). The result says the route, whether the effect was read back (confirmed) and which rung to try next.",
   group: "input",
   input: clickInput,
   output: ActionResultSchema,

@@ -10,11 +10,7 @@ export default defineTool({
   name: "double_click",
   title: "Double-click",
   description:
-    "Double-click a target: an element_token from get_window_state (at the element's centre), or x, y pixels " +
-    'of the latest get_window_state screenshot, or target {kind:"desktop"} with screen x, y (your pointer). ' +
-    "Background (default) presses a private pointer that never moves yours, only where nothing covers the " +
-    'point (AT-SPI has no double-click action); covered, it is refused. delivery_mode "foreground" fronts the ' +
-    "window, double-clicks and restores the previous window.",
+    "Double-click an element (at its centre) or x, y with the private pointer (AT-SPI has no double-click).",
   group: "input",
   input: doubleClickInput,
   output: ActionResultSchema,

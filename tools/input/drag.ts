@@ -19,10 +19,7 @@ import {
 } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
-const coordinate = (what: string) =>
-  z.number().describe(
-    `${what}, in pixels of the latest get_window_state screenshot (screen points for desktop)`,
-  );
+const coordinate = (what: string) => z.number().describe(`${what}, in coordinate_space`);
 
 /** Gesture timing shared by drag and mouse_drag. */
 export const dragTimingParams = {
@@ -57,12 +54,7 @@ export default defineTool({
   name: "drag",
   title: "Drag",
   description:
-    "Press a button at from_x, from_y, move to to_x, to_y in `steps` moves over duration_ms, and release. " +
-    "Points are pixels of the latest get_window_state screenshot of the target window (or screen points with " +
-    'target {kind:"desktop"}, which uses your pointer). Background (default) uses a private pointer that ' +
-    "never moves yours and needs the whole path uncovered, else it is refused; " +
-    'delivery_mode "foreground" fronts the window for the drag and restores the previous window. A slider ' +
-    "under the start point is read back (confirmed).",
+    "Press at from_x, from_y, move to to_x, to_y in steps over duration_ms, release. The private pointer needs the whole path uncovered. A slider under the start point is read back.",
   group: "input",
   input: dragInput,
   output: ActionResultSchema,

@@ -10,6 +10,7 @@ import {
   coordinateSpaceParam,
   cursorIdParam,
   legacyTargetParams,
+  pointParams,
   targetParam,
 } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
@@ -19,10 +20,10 @@ export const mouseButtonDownInput = z.strictObject({
   target: targetParam,
   pid: legacyTargetParams.pid,
   window_id: legacyTargetParams.window_id,
-  x: z.number().describe("X in pixels of the latest get_window_state screenshot of the window"),
-  y: z.number().describe("Y in the same space as x"),
+  x: z.number().describe("X, in coordinate_space"),
+  y: z.number().describe("Y, in coordinate_space"),
   button: buttonParam,
-  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  from_zoom: pointParams.from_zoom,
   coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,
@@ -33,10 +34,7 @@ export default defineTool({
   name: "mouse_button_down",
   title: "Mouse button down",
   description:
-    "Press and hold a button at x, y (pixels of the latest get_window_state screenshot) in a window, with a " +
-    "private pointer of this session's cursor_id that never moves yours (background only: a point covered " +
-    "by another window is refused). Move it with mouse_drag, release it with mouse_button_up; a second " +
-    "mouse_button_down on the same cursor before the release is an error.",
+    "Press and hold a button at x, y in a window with the private pointer of cursor_id (background only). Move it with mouse_drag, release with mouse_button_up.",
   group: "input",
   input: mouseButtonDownInput,
   output: ActionResultSchema,

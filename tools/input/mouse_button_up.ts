@@ -7,16 +7,21 @@ import { runAction } from "../../src/core/action/run_action.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { requireBackgroundPointer } from "../../src/core/action/background.ts";
-import { coordinateSpaceParam, cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import {
+  coordinateSpaceParam,
+  cursorIdParam,
+  legacyTargetParams,
+  pointParams,
+} from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** mouse_button_up's schema (contract.md §1.5). */
 export const mouseButtonUpInput = z.strictObject({
-  x: z.number().optional().describe("Release at this x (pixels of the latest get_window_state screenshot)"),
-  y: z.number().optional().describe("Release at this y; omit x and y to release where the button is"),
+  x: z.number().optional().describe("Release at x, in coordinate_space"),
+  y: z.number().optional().describe("Omit x and y to release where the button is"),
   pid: legacyTargetParams.pid,
   window_id: legacyTargetParams.window_id,
-  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  from_zoom: pointParams.from_zoom,
   coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,

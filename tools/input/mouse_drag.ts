@@ -5,18 +5,23 @@ import { findHold, moveHeld, resolveWindowTarget } from "../../src/core/action/h
 import { toScreenPoint } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { defineTool } from "../../src/core/tool.ts";
-import { coordinateSpaceParam, cursorIdParam, legacyTargetParams } from "../_shared/action_params.ts";
+import {
+  coordinateSpaceParam,
+  cursorIdParam,
+  legacyTargetParams,
+  pointParams,
+} from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { dragTimingParams } from "./drag.ts";
 
 /** mouse_drag's schema (contract.md §1.5). */
 export const mouseDragInput = z.strictObject({
-  x: z.number().describe("X in pixels of the latest get_window_state screenshot of the holding window"),
-  y: z.number().describe("Y in the same space as x"),
+  x: z.number().describe("X, in coordinate_space"),
+  y: z.number().describe("Y, in coordinate_space"),
   pid: legacyTargetParams.pid,
   window_id: legacyTargetParams.window_id,
   ...dragTimingParams,
-  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  from_zoom: pointParams.from_zoom,
   coordinate_space: coordinateSpaceParam,
   cursor_id: cursorIdParam,
   session: sessionParam,
@@ -27,10 +32,7 @@ export default defineTool({
   name: "mouse_drag",
   title: "Mouse drag",
   description:
-    "Move the button held by mouse_button_down (same session and cursor_id) to x, y of the same window " +
-    "(pixels of its latest get_window_state screenshot) in `steps` moves over duration_ms. The path must be " +
-    "uncovered (background only), else it is refused and the button stays held. Without a held button it " +
-    "is an error.",
+    "Move the button held by mouse_button_down (same session and cursor_id) to x, y of the same window in steps over duration_ms. The path must be uncovered, else refused with the button still held.",
   group: "input",
   input: mouseDragInput,
   output: ActionResultSchema,

@@ -11,15 +11,16 @@ import {
   coordinateSpaceParam,
   cursorIdParam,
   legacyTargetParams,
+  pointParams,
   targetParam,
 } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** move_cursor's schema (contract.md §1.5). */
 export const moveCursorInput = z.strictObject({
-  x: z.number().describe("X in pixels of the latest get_window_state screenshot (screen points for desktop)"),
-  y: z.number().describe("Y in the same space as x"),
-  from_zoom: z.boolean().optional().describe("x, y are pixels of this session's latest zoom of the window"),
+  x: z.number().describe("X, in coordinate_space"),
+  y: z.number().describe("Y, in coordinate_space"),
+  from_zoom: pointParams.from_zoom,
   coordinate_space: coordinateSpaceParam,
   target: targetParam,
   ...legacyTargetParams,
@@ -32,10 +33,7 @@ export default defineTool({
   name: "move_cursor",
   title: "Move cursor",
   description:
-    'Move a pointer to x, y and read its position back. For a window (target {kind:"window"} or pid, ' +
-    "window_id; x, y in pixels of its latest get_window_state screenshot) the private background pointer " +
-    "hovers there: yours never moves, and a point covered by another window is refused. With target " +
-    '{kind:"desktop"} (x, y in screen points) your own pointer moves.',
+    "Move a pointer to x, y and read it back: over a window the private pointer hovers (refused where covered); on the desktop target your own pointer moves.",
   group: "input",
   input: moveCursorInput,
   output: ActionResultSchema,

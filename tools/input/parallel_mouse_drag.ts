@@ -14,15 +14,15 @@ import { sessionParam } from "../_shared/params.ts";
 
 const dragItem = z.strictObject({
   session: z.string().min(1).describe(
-    "Session label whose latest screenshot of the window the points refer to",
+    "Session whose latest screenshot the points use",
   ),
   window_id: z.number().int().min(1).describe("Window to drag in"),
   pid: z.number().int().min(1).optional().describe("Owner of the window (checked when given)"),
   path: z.array(z.tuple([z.number(), z.number()])).min(2).max(2000).optional().describe(
-    "Points [[x, y], ...] in pixels of the window's latest screenshot",
+    "Points [[x, y], ...] in screenshot pixels",
   ),
   fn: z.string().min(1).max(200).optional().describe(
-    "y as an expression of x (sin, cos, tan, sqrt, abs, exp, ln, log, pi, e, + - * / ^), sampled from x_from to x_to",
+    "y(x) with sin cos tan sqrt abs exp ln log pi e + - * / ^, from x_from to x_to",
   ),
   x_from: z.number().optional(),
   x_to: z.number().optional(),
@@ -36,15 +36,15 @@ const dragItem = z.strictObject({
     "Press to release; default 1500 for fn, 500 otherwise",
   ),
   steps: z.number().int().min(1).max(300).optional().describe(
-    "Moves along the path; default the number of path segments, at least 20",
+    "Moves along the path (default: segments, at least 20)",
   ),
-  from_zoom: z.boolean().optional().describe("Points are pixels of the session's latest zoom of the window"),
+  from_zoom: z.boolean().optional().describe("Points are pixels of the latest zoom"),
 });
 
 /** parallel_mouse_drag's schema (contract.md §1.5). */
 export const parallelMouseDragInput = z.strictObject({
   drags: z.array(dragItem).min(2).max(8).describe(
-    "Drags to run at once, each a path, an fn curve, or from_x/from_y/to_x/to_y",
+    "Each a path, an fn curve, or from/to points",
   ),
   session: sessionParam,
 });
@@ -123,10 +123,7 @@ export default defineTool({
   name: "parallel_mouse_drag",
   title: "Parallel mouse drag",
   description:
-    "Run two or more drags at the same time, each with its own private pointer (yours never moves). Each " +
-    "drag names its session and window_id and a path [[x, y], ...], an fn curve y(x) sampled from x_from " +
-    "to x_to, or from_x/from_y/to_x/to_y, in pixels of that session's latest get_window_state screenshot " +
-    "of the window. Every path must be uncovered (background only), else nothing is sent.",
+    "Run two or more drags at once, each with its own private pointer: per drag its session, window_id and a path [[x, y], ...], an fn curve y(x) from x_from to x_to, or from/to points, in pixels of that session's latest screenshot of the window. Every path must be uncovered, else nothing is sent.",
   group: "input",
   input: parallelMouseDragInput,
   output: ActionResultSchema,

@@ -8,9 +8,8 @@ import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 export default defineTool({
   name: "press_key",
   title: "Press key",
-  description: "Press and release one key (Return, Tab, Escape, BackSpace, Delete, arrows, Home, End, " +
-    "Page_Up, F1-F24, a single character ...) with optional modifiers held. Background keys go through a " +
-    "private keyboard to the target window without taking focus; x, y or an element first click to focus.",
+  description:
+    "Press and release one key (Return, Tab, Escape, BackSpace, Delete, arrows, Home, End, Page_Up, F1-F24, a character) with modifiers held. Background keys go to the window through a private keyboard; x, y or an element are clicked first to focus.",
   group: "input",
   input: z.strictObject({
     key: z.string().min(1).max(64),

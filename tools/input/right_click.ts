@@ -10,12 +10,7 @@ export default defineTool({
   name: "right_click",
   title: "Right-click",
   description:
-    "Right-click a target (usually opens a context menu): an element_token from get_window_state (at the " +
-    "element's centre), or x, y pixels of the latest get_window_state screenshot, or target " +
-    '{kind:"desktop"} with screen x, y (your pointer); modifier holds keys meanwhile. Background (default) ' +
-    "presses a private pointer that never moves yours, only where nothing covers the point (AT-SPI has no " +
-    'right-click action); covered, it is refused. delivery_mode "foreground" fronts the window, clicks and ' +
-    "restores the previous window. An open menu takes the next input: close it with Escape or a choice.",
+    "Right-click an element (at its centre) or x, y; usually opens a context menu, which takes the next input (close it with Escape or a choice). Always by pixel with the private pointer (AT-SPI has no right-click).",
   group: "input",
   input: rightClickInput,
   output: ActionResultSchema,

@@ -61,14 +61,8 @@ const ActionOutcome = z.object({
 export default defineTool({
   name: "run_actions",
   title: "Run actions",
-  description: "The default way to act: run one or more action tools (click, double_click, right_click, " +
-    "drag, scroll, move_cursor, type_text, press_key, hotkey, set_value, invoke_menu, ...) in ONE call, in " +
-    "order, each exactly as if called alone (same validation, session and input lock), stop at the first " +
-    "failure (stop_on_error, default true), and with observe {pid, window_id} get the window's fresh " +
-    "accessibility tree (and optionally its screenshot) in the same response. The call itself succeeds " +
-    "when the batch ran: failed_index names the first action that failed and results[] holds every " +
-    "action's own result (is_error, structured). The observation's elements carry element_tokens. " +
-    "Batches do not nest, and observation tools are not actions.",
+  description:
+    "The default way to act: several action tools in ONE call, in order, each as if called alone, stopping at the first failure (stop_on_error); observe {pid, window_id} adds the window's fresh tree. failed_index and results[] report each.",
   group: "input",
   input: z.strictObject({
     actions: z.array(z.strictObject({

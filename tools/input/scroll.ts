@@ -37,14 +37,8 @@ export const scrollInput = z.strictObject({
 export default defineTool({
   name: "scroll",
   title: "Scroll",
-  description: "Scroll in a direction by `amount` lines (wheel detents) or pages (" + DETENTS_PER_PAGE +
-    " detents each). " +
-    "With an element_token (background): the element's AT-SPI scroll actions, else its value (a slider or " +
-    "scroll bar: down/right raise it by its step per detent, up/left lower it), read back. With x, y pixels of " +
-    "the latest get_window_state screenshot, or neither (the window's centre): wheel detents through a " +
-    "private pointer that never moves yours, only where nothing covers the point, else refused; " +
-    'delivery_mode "foreground" fronts the window for the wheel and restores the previous window. ' +
-    'target {kind:"desktop"} with screen x, y uses your pointer.',
+  description:
+    "Scroll direction by amount lines (wheel detents) or pages (5 detents). element_token: its AT-SPI scroll actions or its value (slider, scroll bar), read back. x, y (or neither: the window's centre): wheel detents with the private pointer. Desktop target: your pointer.",
   group: "input",
   input: scrollInput,
   output: ActionResultSchema,

@@ -12,9 +12,8 @@ import { sessionParam } from "../_shared/params.ts";
 export default defineTool({
   name: "set_value",
   title: "Set value",
-  description: "Set an element's value by element_token through accessibility (never by pixels): a text " +
-    "field's whole text, a slider's or spin button's number, or the option of a combo box by its name. " +
-    "The new value is read back; effect is confirmed only when it matches.",
+  description:
+    "Set an element's value through accessibility: a text field's text, a slider's or spin button's number, a combo box option by name. confirmed only when the read-back matches.",
   group: "input",
   input: z.strictObject({
     value: z.string().max(100_000),

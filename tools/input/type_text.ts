@@ -11,11 +11,8 @@ const TRAILING_TAGS = /(<\/(?:parameter|invoke|antml:[a-z_]+|function_calls)>\s*
 export default defineTool({
   name: "type_text",
   title: "Type text",
-  description: "Type text. With an element_token of an editable field the text is inserted through " +
-    "accessibility at the caret (background, read back). With x, y the point is clicked first to focus a " +
-    "field, then keystrokes go through a private keyboard (background) or inside a foreground transaction. " +
-    "Any Unicode text is typed (characters missing from the keymap use a spare keycode). Newlines are Enter. " +
-    "effect is confirmed when the focused field's text was read back with the typed text in it.",
+  description:
+    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back.",
   group: "input",
   input: z.strictObject({
     text: z.string().min(1).max(100_000),

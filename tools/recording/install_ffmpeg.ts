@@ -8,10 +8,7 @@ export default defineTool({
   name: "install_ffmpeg",
   title: "Install ffmpeg",
   description:
-    "ffmpeg records video for start_recording(record_video:true). Already installed: returns its " +
-    "path and changes nothing. Otherwise, without confirm:true, previews the system package manager " +
-    'command (e.g. "apt-get install -y ffmpeg", through sudo -n when not root) and runs nothing; with ' +
-    "confirm:true runs exactly that command. Never downloads from anywhere but the system's package manager.",
+    "ffmpeg for start_recording(record_video:true): without confirm:true shows the package manager command and runs nothing; with it runs exactly that (sudo -n when not root). Already installed: its path.",
   group: "system",
   input: z.strictObject({
     confirm: z.boolean().optional().describe("true runs the install; absent or false only previews it"),

@@ -21,13 +21,8 @@ const TurnReport = z.union([
 export default defineTool({
   name: "replay_trajectory",
   title: "Replay trajectory",
-  description: "Replay a folder start_recording wrote: each turn-NNNNN/action.json in order, re-sent " +
-    "through the normal dispatch in this session (same validation, permissions and refusals as if you sent " +
-    "it), delay_ms apart, stopping at the first failure unless stop_on_error is false. Pixel and keyboard " +
-    "turns replay as recorded; element-token turns are re-aimed at the element with the recorded role and " +
-    "label in a fresh get_window_state of the recorded window (pids and window ids are not re-matched: " +
-    "replay against the same running app). Turns with redacted arguments (clipboard, files) fail. A " +
-    "recording made by a newer format is refused (recording_format_unsupported). Reports each turn.",
+  description:
+    "Replay a start_recording folder through the normal dispatch, delay_ms apart, stopping at the first failure unless stop_on_error is false; element turns are re-aimed by role and label in the recorded window. Reports each turn.",
   group: "system",
   input: z.strictObject({
     dir: z.string().min(1).describe("The recording folder (absolute or ~/...)"),

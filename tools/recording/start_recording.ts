@@ -7,13 +7,8 @@ import { RecordingStateSchema, stateResult } from "./_state.ts";
 export default defineTool({
   name: "start_recording",
   title: "Start recording",
-  description: "Record every following non-read-only tool call (from any session) into output_dir: one " +
-    "turn-NNNNN folder per call with action.json (tool, arguments, result), before/after screenshots of the " +
-    "target window (the display when none is named), before/after accessibility trees, click.png for clicks " +
-    "and evidence.json; plus session.json and cursor.jsonl (the pointer at 30 Hz). record_video:true also " +
-    "records the display to recording.mp4 with ffmpeg (missing ffmpeg: turns are still recorded and " +
-    "last_error says why; see install_ffmpeg). Replaces a recording in progress; stops when this session " +
-    "ends or on stop_recording. Each turn folder appears only once complete. Replay with replay_trajectory.",
+  description:
+    "Record every following non-read-only call into output_dir: turn-NNNNN folders (action.json, before/after screenshots and trees, evidence.json), session.json, cursor.jsonl; record_video:true adds recording.mp4 (ffmpeg). Stops on stop_recording or session end.",
   group: "system",
   input: z.strictObject({
     output_dir: z.string().min(1).describe("Folder to record into: absolute or ~/...; created if missing"),

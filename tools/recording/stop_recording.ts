@@ -6,9 +6,8 @@ import { RecordingStateSchema, stateResult } from "./_state.ts";
 export default defineTool({
   name: "stop_recording",
   title: "Stop recording",
-  description: "Stop the recording in progress, whoever started it (nothing to stop is not an error): " +
-    "waits for the last turn folders to be written, finishes recording.mp4, and rewrites session.json " +
-    "with the video's duration and the cursor sample count. Returns the recording state.",
+  description:
+    "Stop the recording in progress (nothing to stop is not an error): waits for the last turns, finishes recording.mp4, rewrites session.json. Returns the recording state.",
   group: "system",
   input: z.strictObject({}),
   output: RecordingStateSchema,

@@ -8,9 +8,8 @@ import { encodeShot, writeOutFile } from "../_shared/screenshot.ts";
 export default defineTool({
   name: "get_desktop_state",
   title: "Get desktop state",
-  description: "Capture the full display. Returns a PNG of the primary display at native resolution " +
-    "(or writes it to screenshot_out_file), its size and scale, a screenshot_id for later input in its " +
-    "pixel space, and the on-screen windows front to back.",
+  description:
+    "Capture the primary display at native resolution (PNG, or screenshot_out_file) with its size, scale, a screenshot_id for points in its pixels, and the on-screen windows front to back.",
   group: "screen",
   input: z.strictObject({ session: sessionParam, screenshot_out_file: screenshotOutFileParam }),
   output: z.object({

@@ -36,18 +36,11 @@ export default defineTool({
   name: "parse_visual_regions",
   title: "Parse visual regions",
   description:
-    "Parse one registered capture (the screenshot_id of a get_window_state, get_desktop_state or " +
-    "zoom call in this session; never a new capture) into labelled regions on this machine's CPU, with no " +
-    "network: text regions (a line's words, split at wide gaps, with per-word boxes) and control regions (a " +
-    "bordered box found around a label: buttons, entries, tabs; frameless and icon-only controls are not " +
-    "found). Bounds are pixels of that screenshot; to act, pass a region's center as x, y with the same " +
-    "screenshot_id to click (refused as stale_screenshot once a newer capture of that window exists). Use it " +
-    "when the accessibility tree exposes nothing addressable. Without the engine (Tesseract), answers " +
-    "not_installed with the install command (install_extension).",
+    "OCR a capture (screenshot_id of get_window_state, get_desktop_state or zoom) on this CPU into text regions and bordered control regions in its pixels: click a region's center with the same screenshot_id. For trees with nothing addressable. Needs Tesseract (install_extension).",
   group: "screen",
   input: z.strictObject({
     screenshot_id: z.string().min(1).describe(
-      "screenshot_id (or zoom_id) of a capture taken in this session; its pixels are kept for the last few captures",
+      "screenshot_id or zoom_id of a recent capture of this session",
     ),
     max_regions: z.number().int().min(1).max(2000).optional().describe(
       `Most regions returned, in reading order (default ${DEFAULT_MAX_REGIONS})`,

@@ -16,9 +16,8 @@ const MAX_WIDTH = 500;
 export default defineTool({
   name: "zoom",
   title: "Zoom",
-  description: "Capture a cropped JPEG of a window region (x1,y1)–(x2,y2) given in the pixel coordinates " +
-    "of this session's latest get_window_state screenshot of that window, with 20% padding added on each " +
-    "side, at most 500 px wide. Needs a get_window_state screenshot of the window in the same session first.",
+  description:
+    "A JPEG of a window region (x1,y1)-(x2,y2) in pixels of this session's latest get_window_state screenshot, with 20% padding, at most 500 px wide; its zoom_id pins points (screenshot_id) or use from_zoom.",
   group: "screen",
   input: z.strictObject({
     window_id: windowIdParam,

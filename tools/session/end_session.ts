@@ -8,9 +8,8 @@ import { labelParam } from "./_session_view.ts";
 export default defineTool({
   name: "end_session",
   title: "End session",
-  description: "End one session of this connection and run its cleanup (element tokens, screenshots, held " +
-    "buttons, cursor, recording) exactly once. Idempotent. An ended label refuses calls with session_ended " +
-    "until start_session revives it.",
+  description:
+    "End a session of this connection and run its cleanup (tokens, screenshots, held buttons, cursor, recording) once. Idempotent; the label refuses calls (session_ended) until start_session revives it.",
   group: "session",
   input: z.strictObject({ session: labelParam }),
   output: z.object({ session: z.string(), active: z.literal(false) }),

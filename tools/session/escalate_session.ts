@@ -26,6 +26,7 @@ export default defineTool({
   output: z.object(CapturePolicyFields),
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   risk: "r2",
+  legacy: true,
   needsDesktop: false,
   capabilities: ["session.capture_scope.escalate"],
   run(ctx, args) {

@@ -13,6 +13,7 @@ export default defineTool({
   output: z.object(CapturePolicyFields),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
+  legacy: true,
   needsDesktop: false,
   capabilities: ["session.capture_scope.read"],
   sessionRequiring: false,

@@ -8,9 +8,11 @@ import { sessionParam } from "../_shared/params.ts";
 export default defineTool({
   name: "check_for_update",
   title: "Check for update",
-  description: "Ask GitHub releases whether a newer cua-driver exists (answers within " +
-    `${UPDATE_TIMEOUT_MS / 1000} s; the answer is cached for 20 hours). Offline or when GitHub does not ` +
-    'answer, update_available is null, status is "unknown" and error says why. Never installs anything.',
+  description:
+    `Ask GitHub releases whether a newer cua-driver exists (${
+      UPDATE_TIMEOUT_MS / 1000
+    } s at most, cached 20 h); ` +
+    "offline: status unknown with the error. Never installs anything.",
   group: "system",
   input: z.strictObject({
     session: sessionParam,

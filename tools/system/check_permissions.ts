@@ -21,13 +21,8 @@ const Check = z.object({
 export default defineTool({
   name: "check_permissions",
   title: "Check permissions",
-  description: "Report whether each facility the driver needs is usable, with the exact remedy for each " +
-    "missing one. On Linux: display access (X server reachable, DISPLAY, XAUTHORITY), the AT-SPI " +
-    "accessibility bus (org.a11y.Bus on the session bus, the AT-SPI bus, IsEnabled), XTEST (input), " +
-    "MIT-SHM (fast capture), XComposite (covered-window capture), XInput 2.2 (background input) and the " +
-    "clipboard. On macOS: the Accessibility and Screen Recording grants (each with the System Settings pane " +
-    "that grants it), the logged-in window server session, the capture API and the pasteboard. Read-only; " +
-    "it never opens a permission prompt (prompt: true is refused).",
+  description:
+    "Report each facility the driver needs, with the exact remedy for a missing one. Linux: X display (DISPLAY, XAUTHORITY), the AT-SPI bus, XTEST, MIT-SHM, XComposite, XInput 2.2, the clipboard. macOS: the Accessibility and Screen Recording grants (with the System Settings pane), the window server session, capture, the pasteboard. Never prompts.",
   group: "system",
   input: z.strictObject({
     session: sessionParam,

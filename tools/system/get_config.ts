@@ -16,9 +16,7 @@ export default defineTool({
   name: "get_config",
   title: "Get config",
   description:
-    "Return the driver's version and source commit, the platform, the config file's path and the " +
-    "persisted settings: max_image_dimension (longest screenshot edge in pixels, 0 = no limit) and the " +
-    "deprecated capture_mode. Change them with set_config.",
+    "The driver's version and commit, platform, config path and settings (max_image_dimension: longest screenshot edge in pixels, 0 = no limit). Change them with set_config.",
   group: "system",
   input: z.strictObject({ session: sessionParam }),
   output: ConfigSnapshot.extend({

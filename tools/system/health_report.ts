@@ -44,13 +44,7 @@ export default defineTool({
   name: "health_report",
   title: "Health report",
   description:
-    "One call that says whether the driver can work here: versions, platform support, the display " +
-    "(size, vendor, embedded or not), the window manager, accessibility (registered apps, Cache.GetItems), " +
-    "the capture path (MIT-SHM, a timed test capture), input paths (XTEST, XInput2 background pointer and " +
-    "keyboard), the daemon and the session (on macOS: the OS version and displays, the window server, the " +
-    "Accessibility grant with a timed read of the frontmost app, a timed capture, event posting). overall is " +
-    "ok, degraded (something is missing) or failed (the " +
-    "driver cannot work). include/skip name checks to run or leave out (include wins).",
+    "Can the driver work here: versions, platform, display, window manager, accessibility, capture path (timed), input paths, daemon, session (macOS: OS version, window server, Accessibility grant with a timed read, capture, event posting). overall is ok, degraded or failed; include/skip pick checks.",
   group: "system",
   input: z.strictObject({
     include: z.array(z.enum(HEALTH_CHECKS)).optional().describe("Run only these checks"),

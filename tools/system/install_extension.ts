@@ -8,12 +8,7 @@ export default defineTool({
   name: "install_extension",
   title: "Install extension",
   description:
-    "Preview or install one Driver-managed optional extension. perception (parse_visual_regions) is " +
-    "Tesseract OCR from the system's packages. Already installed: reports the engine and changes nothing. " +
-    "Otherwise, without confirm:true, previews the package manager command (apt-get install -y " +
-    "tesseract-ocr tesseract-ocr-eng libtesseract5, through sudo -n when not root) and runs nothing; with " +
-    "confirm:true runs exactly that and reports whether the engine now loads (no restart needed). Never " +
-    "downloads from anywhere but the system's package manager.",
+    "Preview or install an optional extension: perception (Tesseract OCR for parse_visual_regions) from the system's packages. Without confirm:true it shows the package manager command and runs nothing; with it, runs exactly that (sudo -n when not root) and reports whether the engine loads.",
   group: "system",
   input: z.strictObject({
     name: z.enum(["perception"]).default("perception").describe("The extension (default perception)"),

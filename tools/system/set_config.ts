@@ -22,11 +22,8 @@ const MAX_DIMENSION_RULE = "max_image_dimension must be an integer ≥ 0 (0 = no
 export default defineTool({
   name: "set_config",
   title: "Set config",
-  description: "Change persisted driver settings; each change is written to the config file at once and " +
-    `survives a restart. Pass {key, value} or the fields themselves; settable keys: ${VALID_KEYS}. ` +
-    "max_image_dimension is the longest edge of get_window_state screenshots in pixels (0 = no limit, " +
-    "default 1568); capture_mode (ax|vision) is deprecated. reset: true restores the defaults. The " +
-    "permission mode, grants and capability manifest are fixed by the launcher and cannot be set here.",
+  description:
+    "Change persisted settings (written at once, kept across restarts): {key, value} or the fields; max_image_dimension = longest screenshot edge in pixels (0 = no limit, default 1568). reset:true restores defaults. Permission mode, grants and manifest are the launcher's.",
   group: "system",
   input: z.strictObject({
     session: sessionParam,
@@ -39,7 +36,7 @@ export default defineTool({
       .describe("Longest screenshot edge in pixels; 0 = no limit"),
     capture_mode: z.enum(["ax", "vision"]).optional().describe("Deprecated and ignored by capture"),
     capture_scope: z.unknown().optional().describe(
-      'Retired: refused with config_key_retired; pass a per-call "target" instead',
+      "Retired (config_key_retired): use target",
     ),
     reset: z.boolean().optional().describe("Restore every default (before applying any other field)"),
   }, {

@@ -9,9 +9,8 @@ import { requireOwnedWindow, windowsOfPid } from "../_shared/window_target.ts";
 export default defineTool({
   name: "bring_to_front",
   title: "Bring to front",
-  description: "Persistently activate an app's window and leave it in the foreground. This breaks the " +
-    'background contract on purpose; for a single action prefer delivery_mode:"foreground", which ' +
-    "restores the previous window afterwards.",
+  description:
+    'Activate an app\'s window and leave it in front (breaks the background contract on purpose; for one action prefer delivery_mode "foreground").',
   group: "windows",
   input: z.strictObject({
     pid: pidParam,

@@ -27,12 +27,8 @@ const ElementSchema = z.object({
 export default defineTool({
   name: "get_window_state",
   title: "Get window state",
-  description: "Snapshot a window: the accessibility tree (text: an outline with [index] per actionable " +
-    "element; structured: elements with element_token, frame in screen points and center in screenshot " +
-    "pixels) plus a screenshot, in one call. Subtrees not on screen (closed menus, other pages) are one " +
-    'line each: pass expand:["h3"] (or query) to list them. Each call replaces the window\'s previous ' +
-    "snapshot and its tokens. include_screenshot:false returns the tree only; degraded:true means act by " +
-    "pixel instead. A failed capture never loses the tree (see screenshot_error).",
+  description:
+    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to one line: expand:["h3"] or query lists them. Replaces the window\'s previous tokens.',
   group: "windows",
   input: z.strictObject({
     pid: pidParam,
@@ -41,8 +37,7 @@ export default defineTool({
     include_screenshot: z.boolean().default(true).describe("Default true; false returns the tree only"),
     screenshot_out_file: screenshotOutFileParam,
     query: z.string().optional().describe(
-      "Case-insensitive filter of the outline and elements (folded lines too); matches keep their ancestors; " +
-        "indices are unchanged",
+      "Case-insensitive filter (folded lines too); matches keep their ancestors",
     ),
     expand: z.union([z.array(z.string()), z.literal("all")]).optional().describe(
       'Folded groups to list in full ("h1", ...), or "all"',

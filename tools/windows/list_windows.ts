@@ -7,9 +7,8 @@ import { windowLine, WindowRecord, windowRecord } from "./_window_record.ts";
 export default defineTool({
   name: "list_windows",
   title: "List windows",
-  description: "List top-level windows known to the window manager, including off-screen ones (minimized, " +
-    "other desktop, hidden), with owner pid, title, bounds in screen points and z_index (higher is nearer " +
-    "the front; null when the window manager does not report stacking).",
+  description:
+    "Top-level windows, off-screen ones too (minimized, other desktop), with owner pid, title, bounds in screen points and z_index (higher is nearer the front; null without stacking).",
   group: "windows",
   input: z.strictObject({
     pid: z.number().int().min(1).optional().describe("Only windows of this process"),

@@ -17,9 +17,8 @@ function same(a: Rect, b: Rect): boolean {
 export default defineTool({
   name: "set_window_frame",
   title: "Set window frame",
-  description: "Set one exact top-level window's frame (client area) in the desktop coordinate space " +
-    "list_windows reports, and verify the resulting geometry through an independent read-back. effect is " +
-    "confirmed only when the read-back equals the request.",
+  description:
+    "Set a window's frame (client area, screen points as list_windows reports) and read the geometry back; confirmed only when it equals the request.",
   group: "windows",
   input: z.strictObject({
     pid: z.number().int().min(1),

@@ -36,8 +36,9 @@ export function driverService(registry: ToolRegistry): ServiceImpl<typeof Driver
           description: tool.description,
           inputSchemaJson: JSON.stringify(tool.inputSchema),
           outputSchemaJson: tool.outputSchema ? JSON.stringify(tool.outputSchema) : "",
-          readOnly: tool.annotations.readOnlyHint,
-          destructive: tool.annotations.destructiveHint,
+          // The compact listing leaves default hints out; the full one has them all.
+          readOnly: registry.fullListing(tool.name)!.annotations.readOnlyHint,
+          destructive: registry.fullListing(tool.name)!.annotations.destructiveHint,
         })
       );
       return { tools, contractVersion: CONTRACT_VERSION };
