@@ -85,10 +85,19 @@ Deno.test("shapeTree honours max_elements and max_depth and says it truncated", 
 });
 
 const menuTree = [
-  fakeNode({ role: "frame", name: "Editor", depth: 0, showing: true }),
-  fakeNode({ role: "menu", name: "File", depth: 1, parent: 0, actions: ["click"], showing: true }),
+  fakeNode({ role: "window", platformRole: "frame", name: "Editor", depth: 0, showing: true }),
   fakeNode({
-    role: "menu item",
+    role: "menu",
+    platformRole: "menu",
+    name: "File",
+    depth: 1,
+    parent: 0,
+    actions: ["click"],
+    showing: true,
+  }),
+  fakeNode({
+    role: "menu_item",
+    platformRole: "menu item",
     name: "Save As...      ",
     depth: 2,
     parent: 1,
@@ -96,7 +105,8 @@ const menuTree = [
     showing: false,
   }),
   fakeNode({
-    role: "menu item",
+    role: "menu_item",
+    platformRole: "menu item",
     name: "Quit      ",
     depth: 2,
     parent: 1,
@@ -104,7 +114,8 @@ const menuTree = [
     showing: false,
   }),
   fakeNode({
-    role: "push button",
+    role: "button",
+    platformRole: "push button",
     name: "OK",
     depth: 1,
     parent: 0,
@@ -157,17 +168,25 @@ Deno.test("shapeTree folds a subtree that is not on screen into one line, and ex
 
 Deno.test("shapeTree says an action list shared by a role once", () => {
   const cells = [
-    fakeNode({ role: "table", name: "Files", depth: 0 }),
+    fakeNode({ role: "table", platformRole: "table", name: "Files", depth: 0 }),
     ...["a", "b", "c"].map((name) =>
       fakeNode({
-        role: "table cell",
+        role: "cell",
+        platformRole: "table cell",
         name,
         depth: 1,
         parent: 0,
         actions: ["expand or contract", "edit", "activate"],
       })
     ),
-    fakeNode({ role: "push button", name: "Go", depth: 1, parent: 0, actions: ["click", "press"] }),
+    fakeNode({
+      role: "button",
+      platformRole: "push button",
+      name: "Go",
+      depth: 1,
+      parent: 0,
+      actions: ["click", "press"],
+    }),
   ];
   const shaped = shapeTree(cells, { snapshotId: "s0000000a", maxElements: 100, maxDepth: 100 });
   assert.deepEqual(shaped.roleActions, { "table cell": ["expand or contract", "edit", "activate"] });

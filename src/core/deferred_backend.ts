@@ -12,6 +12,8 @@ import { asDriverError, DriverError } from "./errors.ts";
 /** What a deferred back end needs from the platform. */
 export interface DeferredBackendOptions {
   os: Backend["os"];
+  /** The system facility, which needs no desktop. */
+  system: Backend["system"];
   /** Starts the real back end; throws `display_unavailable` while there is no desktop. */
   start(): Promise<Backend>;
   /** The error the first start attempt failed with. */
@@ -88,6 +90,7 @@ export function deferredBackend(options: DeferredBackendOptions): Backend {
     clipboard: part("clipboard") as Backend["clipboard"],
     input: part("input") as Backend["input"],
     agentCursor: part("agentCursor") as Backend["agentCursor"],
+    system: options.system,
     get perception() {
       return real ? real.perception : part("perception") as Backend["perception"];
     },

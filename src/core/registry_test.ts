@@ -127,10 +127,12 @@ Deno.test("ToolRegistry.call gives named sessions their label and reuses them pe
   assert.equal(r.state.sessions.size, 1);
 });
 
-Deno.test("ToolRegistry.list advertises anyOf success or error envelope", () => {
+Deno.test("ToolRegistry.list advertises compact schemas; the full listing has anyOf success or error envelope", () => {
   const [entry] = registry().list();
   assert.equal(entry.name, "echo");
-  const anyOf = (entry.outputSchema as { anyOf: unknown[] }).anyOf;
+  assert.equal(entry.outputSchema?.type, "object");
+  assert.equal(entry.outputSchema?.anyOf, undefined, "no required field: an error envelope passes as it is");
+  const anyOf = (registry().fullListing("echo")!.outputSchema as { anyOf: unknown[] }).anyOf;
   assert.equal(anyOf.length, 2);
   assert.equal(entry.inputSchema.type, "object");
   assert.equal(entry.inputSchema.additionalProperties, false);

@@ -81,6 +81,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     options.log?.(`${initialError.message}: serving without a desktop until one is reachable`);
     return deferredBackend({
       os: "linux",
+      system: createLinuxSystem(),
       start: () => startLinuxBackend(options),
       initialError,
       offlinePermissions: () => linuxPermissions(null),
