@@ -56,7 +56,8 @@ async function windowsOf(call: Call, pid: number): Promise<{ window_id: number; 
 async function observe(call: Call, name: string, pid: number, windowId: number): Promise<ObservationSize> {
   let last = -1;
   const result = await until(`${name}'s accessibility tree`, async () => {
-    const state = await call("get_window_state", { pid, window_id: windowId, include_screenshot: false });
+    // As an agent calls it: with the screenshot (whose image part is not counted).
+    const state = await call("get_window_state", { pid, window_id: windowId });
     const count = (state.structuredContent?.element_count as number | undefined) ?? 0;
     const settled = count > 3 && count === last;
     last = count;
@@ -164,7 +165,8 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
   return `## Sizes (\`deno run -A scripts/bench.ts --sizes-only\`, ${date})
 
 What an agent pays in context. tools/list is the JSON of the \`tools/list\` result; an observation is
-get_window_state without the image: its text parts plus the JSON of structuredContent. Before: main at
+get_window_state (with its screenshot) without the image part: its text parts plus the JSON of
+structuredContent. Before: main at
 ${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
 
 | Measure | Before | Now | Now / before | Target |

@@ -120,12 +120,15 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
   const indexOfNode = new Map<number, number>();
   const lines: Line[] = [];
   const groupOfNode = new Map<number, number>();
-  const groups: (HiddenGroup & { parent: number; names: string[] })[] = [];
+  const groups: FoldGroup[] = [];
   const query = options.query?.trim().toLowerCase() || undefined;
   let emitted = 0;
   let truncated = false;
   const skipped = new Set<number>();
   const roleActions = sharedActions(nodes);
+  // Outline level: ancestors that have a line of their own (unnamed containers add no indent).
+  const level = new Int32Array(nodes.length);
+  const hasLine = new Uint8Array(nodes.length);
 
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
@@ -139,9 +142,10 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
       continue;
     }
     emitted++;
-    const group = groupFor(nodes, i, groupOfNode, groups);
+    level[i] = node.parent < 0 ? 0 : level[node.parent] + hasLine[node.parent];
+    const group = groupFor(nodes, i, groupOfNode, groups, level[i]);
     const label = nodeLabel(node);
-    const indent = "  ".repeat(node.depth);
+    const indent = "  ".repeat(level[i]);
     let text: string | null = null;
     if (isIndexable(node)) {
       const index = elements.length;
@@ -164,6 +168,7 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
       groups[group].names.push(label);
     }
     if (text !== null) {
+      hasLine[i] = 1;
       const matches = query === undefined || text.toLowerCase().includes(query);
       lines.push({ text, node: i, matches, group });
     }
@@ -173,7 +178,7 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
     options.expand === "all" ? groups.map((g) => g.id) : (options.expand ?? []).map((id) => id.trim()),
   );
   const shownLines = query === undefined
-    ? fold(nodes, lines, groups, unfolded)
+    ? fold(lines, groups, unfolded)
     : filter(nodes, lines).map((l) => ({ text: l.text, node: l.node }));
   const shown = shownLines.flatMap((l) => {
     const index = indexOfNode.get(l.node);
@@ -195,12 +200,16 @@ export function shapeTree(nodes: readonly AxNode[], options: ShapeOptions): Shap
   };
 }
 
+/** A hidden group while shaping: where it hangs, its outline level and the names it quotes. */
+type FoldGroup = HiddenGroup & { parent: number; level: number; names: string[] };
+
 /** The hidden group node `i` belongs to (opening one when it starts a hidden subtree), or null. */
 function groupFor(
   nodes: readonly AxNode[],
   i: number,
   groupOfNode: Map<number, number>,
-  groups: (HiddenGroup & { parent: number; names: string[] })[],
+  groups: FoldGroup[],
+  level: number,
 ): number | null {
   const node = nodes[i];
   if (node.parent < 0) return null;
@@ -211,7 +220,14 @@ function groupFor(
     const last = groups.at(-1);
     if (last && last.parent === node.parent) group = groups.length - 1;
     else {
-      groups.push({ id: `h${groups.length + 1}`, parent: node.parent, nodes: 0, elements: [], names: [] });
+      groups.push({
+        id: `h${groups.length + 1}`,
+        parent: node.parent,
+        level,
+        nodes: 0,
+        elements: [],
+        names: [],
+      });
       group = groups.length - 1;
     }
   }
@@ -224,9 +240,8 @@ function groupFor(
 
 /** Lines with folded groups replaced by their summary line (at the first line of the group). */
 function fold(
-  nodes: readonly AxNode[],
   lines: Line[],
-  groups: (HiddenGroup & { parent: number; names: string[] })[],
+  groups: FoldGroup[],
   unfolded: ReadonlySet<string>,
 ): { text: string; node: number }[] {
   const out: { text: string; node: number }[] = [];
@@ -239,7 +254,7 @@ function fold(
     if (summarized.has(line.group)) continue;
     summarized.add(line.group);
     const group = groups[line.group];
-    const indent = "  ".repeat(nodes[group.parent].depth + 1);
+    const indent = "  ".repeat(group.level);
     const names = group.names.map((n) => JSON.stringify(n)).join(", ");
     const more = group.nodes > group.names.length ? ", ..." : "";
     const actionable = group.elements.length

@@ -57,8 +57,12 @@ Deno.test("shapeTree indexes actionable nodes in pre-order and renders labels", 
   assert.equal(shaped.elements[1].selected, true);
   assert.deepEqual(shaped.elementNodes, [2, 4, 6]);
   assert.match(shaped.markdown, /^- frame = "Harness"$/m);
-  assert.match(shaped.markdown, /^ {4}- \[0\] push button "Increment"$/m, "one action is what a click does");
-  assert.match(shaped.markdown, /^ {4}- label = "counter=0"$/m);
+  assert.match(
+    shaped.markdown,
+    /^ {2}- \[0\] push button "Increment"$/m,
+    "one action is what a click does; an unnamed panel adds no indent",
+  );
+  assert.match(shaped.markdown, /^ {2}- label = "counter=0"$/m);
   assert.equal(shaped.truncated, false);
 });
 
@@ -69,7 +73,7 @@ Deno.test("shapeTree query keeps matches and their ancestors without renumbering
     maxDepth: 100,
     query: "AGREE",
   });
-  assert.equal(shaped.markdown, '- frame = "Harness"\n    - [1] check box "Agree" (checked)');
+  assert.equal(shaped.markdown, '- frame = "Harness"\n  - [1] check box "Agree" (checked)');
   assert.equal(shaped.elements.length, 3);
   assert.deepEqual(shaped.shown.map((e) => e.label), ["Agree"], "the structured rows follow the query");
 });

@@ -69,7 +69,7 @@ export function menuItems(nodes: readonly AxNode[], children: readonly number[][
   while (stack.length > 0) {
     const i = stack.pop()!;
     if (transparent(nodes, i)) stack.push(...[...children[i]].reverse());
-    else if (ITEM_ROLES.has(nodes[i].role) && nodes[i].name !== "") items.push(i);
+    else if (ITEM_ROLES.has(nodes[i].role) && nodes[i].name.trim() !== "") items.push(i);
   }
   return items;
 }
@@ -92,8 +92,9 @@ export function resolveMenuPath(
   let candidates = menuBarItems(nodes, children);
   if (candidates === null) return { ok: false, level: 0, problem: "no_menu_bar", available: [], chain };
   for (let level = 0; level <= upTo; level++) {
-    const available = candidates.map((i) => nodes[i].name);
-    const matches = candidates.filter((i) => nodes[i].name === path[level]);
+    // Toolkits pad item names for their accelerator column ("Save As...      "): compare trimmed.
+    const available = candidates.map((i) => nodes[i].name.trim());
+    const matches = candidates.filter((i) => nodes[i].name.trim() === path[level].trim());
     const problem: MenuPathProblem | null = matches.length === 0
       ? "missing"
       : matches.length > 1

@@ -7,13 +7,13 @@ import { type NodeSpec, PID, textOf, toolKit, treeOf, WINDOW } from "./_test_kit
 const target = { pid: PID, window_id: WINDOW };
 
 /** frame > menu bar > Window (menu) > Arrange (menu) > Left / Right, plus View > Grid (check item). */
-function menuApp(options: { lazy?: boolean; disabled?: string; duplicate?: string } = {}) {
+function menuApp(options: { lazy?: boolean; disabled?: string; duplicate?: string; padding?: string } = {}) {
   const refs: Record<string, FakeElement> = {};
   const item = (role: AxRole, name: string, children?: NodeSpec[]): NodeSpec => {
     refs[name] ??= fakeElement({ actions: ["click"], toggleable: role === "check_menu_item" });
     return {
       role,
-      name,
+      name: name + (options.padding ?? ""),
       ref: refs[name],
       actions: [],
       showing: false,
@@ -156,4 +156,15 @@ Deno.test("invoke_menu tool refuses a window without a menu bar and bad paths be
     assert.equal(bad.structuredContent?.code, "invalid_arguments", JSON.stringify(path));
     assert.match(String(bad.structuredContent?.field), /^path/);
   }
+});
+
+Deno.test("invoke_menu tool matches item names without the padding toolkits add for accelerators", async () => {
+  const kit = toolKit([invoke_menu]);
+  const app = menuApp({ padding: "      " });
+  kit.serveTrees(app.tree);
+  const result = await kit.call("invoke_menu", { ...target, path: ["Window", "Arrange", "Left"] });
+  assert.equal(result.isError, undefined, textOf(result));
+  assert.equal(app.refs.Left.activations, 1);
+  const missing = await kit.call("invoke_menu", { ...target, path: ["Window", "Nope"] });
+  assert.deepEqual(missing.structuredContent?.available, ["Arrange"], "available names are trimmed too");
 });
