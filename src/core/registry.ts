@@ -331,7 +331,7 @@ function stripReserved(rawArgs: unknown, tool: string): Record<string, unknown> 
     throw new DriverError("invalid_arguments", `Arguments for "${tool}" must be a JSON object`, {
       tool,
       field: "(root)",
-      hint: `pass an object such as {} or see "cua-driver describe ${tool}"`,
+      hint: `pass an object such as {}; ${schemaPointer(tool)}`,
     });
   }
   return Object.fromEntries(Object.entries(rawArgs).filter(([key]) => !key.startsWith("_")));
@@ -346,12 +346,22 @@ function invalidArguments(tool: string, error: z.ZodError): DriverError {
     tool,
     field,
     detail: z.prettifyError(error),
-    hint: `see "cua-driver describe ${tool}" for the schema`,
+    hint: schemaPointer(tool),
   });
 }
 
+/** Where a caller of any transport finds a tool's schema. */
+function schemaPointer(tool: string): string {
+  return `the inputSchema of "${tool}" in tools/list says what it takes (CLI: cua-driver describe ${tool})`;
+}
+
+/** Tool names close to `name` (a substring either way, or two edits away). */
+export function closeNames(name: string, names: readonly string[]): string[] {
+  return names.filter((n) => n.includes(name) || name.includes(n) || editDistance(n, name) <= 2);
+}
+
 function suggest(name: string, names: string[]): string {
-  const close = names.filter((n) => n.includes(name) || name.includes(n) || editDistance(n, name) <= 2);
+  const close = closeNames(name, names);
   return close.length
     ? `did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
     : "call tools/list for the tool names";

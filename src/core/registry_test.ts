@@ -63,6 +63,8 @@ Deno.test("ToolRegistry.call names the invalid field in invalid_arguments", asyn
   assert.equal(result.structuredContent?.code, "invalid_arguments");
   assert.equal(result.structuredContent?.field, "n");
   assert.equal(result.structuredContent?.status, "refused");
+  // An MCP client gets pointed at tools/list, not told to run a CLI command.
+  assert.match(String(result.structuredContent?.hint), /^the inputSchema of "echo" in tools\/list/);
 });
 
 Deno.test("ToolRegistry.call rejects unknown fields and non-object arguments", async () => {

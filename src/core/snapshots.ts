@@ -12,6 +12,8 @@ import { DriverError } from "./errors.ts";
 
 /** Snapshots kept per pid before the oldest is evicted. */
 export const MAX_SNAPSHOTS_PER_PID = 8;
+/** How many gone snapshots the store remembers the reason of. */
+const GONE_REMEMBERED = 256;
 
 const TOKEN_RE = /^(s[0-9a-f]{8}):(\d+)$/;
 const SNAPSHOT_RE = /^s[0-9a-f]{8}$/;
@@ -57,6 +59,7 @@ export class SnapshotStore {
   readonly #byId = new Map<string, Snapshot>();
   /** Newest snapshot id per session and window. */
   readonly #current = new Map<string, string>();
+  readonly #goneWhy = new Map<string, string>();
 
   /**
    * Registers a new snapshot of a window and returns it with the ids it replaced.
@@ -73,6 +76,7 @@ export class SnapshotStore {
     for (const [oldId, old] of this.#byId) {
       if (old.windowId === windowId && old.sessionId === sessionId) {
         this.#byId.delete(oldId);
+        this.#gone(oldId, `a newer get_window_state of window ${windowId} (${id}) replaced it`);
         invalidated.push(oldId);
       }
     }
@@ -80,6 +84,12 @@ export class SnapshotStore {
     this.#current.set(`${sessionId}|${windowId}`, id);
     this.#evict(pid);
     return { snapshot, invalidated };
+  }
+
+  /** Remembers why a snapshot went away, for the stale-token message (bounded). */
+  #gone(id: string, why: string): void {
+    this.#goneWhy.set(id, why);
+    while (this.#goneWhy.size > GONE_REMEMBERED) this.#goneWhy.delete(this.#goneWhy.keys().next().value!);
   }
 
   /** Mints a snapshot id for a snapshot about to be registered (tokens embed it). */
@@ -96,7 +106,11 @@ export class SnapshotStore {
 
   /** Forgets every snapshot of an ended session. */
   dropSession(sessionId: string): void {
-    for (const [id, snapshot] of this.#byId) if (snapshot.sessionId === sessionId) this.#byId.delete(id);
+    for (const [id, snapshot] of this.#byId) {
+      if (snapshot.sessionId !== sessionId) continue;
+      this.#byId.delete(id);
+      this.#gone(id, "its session ended");
+    }
     for (const key of [...this.#current.keys()]) {
       if (key.startsWith(`${sessionId}|`)) this.#current.delete(key);
     }
@@ -120,16 +134,19 @@ export class SnapshotStore {
     if (!snapshot) {
       const current = [...this.#current.entries()]
         .filter(([key]) => sessionId === undefined || key.startsWith(`${sessionId}|`))
-        .map(([, id]) => id);
-      throw new DriverError(
-        "stale_element_token",
-        "element_token is stale; call get_window_state again to refresh",
-        {
-          snapshot_id: match[1],
-          current_snapshot_ids: current,
-          hint: "call get_window_state again to refresh element tokens",
-        },
-      );
+        .map(([, id]) => this.#byId.get(id))
+        .filter((s): s is Snapshot => s !== undefined);
+      const why = found
+        ? "it belongs to another session (pass that session's label, or observe in this one)"
+        : this.#goneWhy.get(match[1]) ??
+          "this driver process never made it (it restarted, or the token came from another process)";
+      throw new DriverError("stale_element_token", `Element token "${token}" is stale: ${why}`, {
+        snapshot_id: match[1],
+        reason: found ? "other_session" : this.#goneWhy.has(match[1]) ? "replaced_or_ended" : "unknown",
+        current_snapshot_ids: current.map((s) => s.id),
+        current_snapshots: current.map((s) => ({ snapshot_id: s.id, pid: s.pid, window_id: s.windowId })),
+        hint: "call get_window_state again for fresh element tokens",
+      });
     }
     const index = Number(match[2]);
     const element = snapshot.elements[index];
@@ -152,6 +169,7 @@ export class SnapshotStore {
     const ofPid = [...this.#byId.values()].filter((s) => s.pid === pid);
     for (const old of ofPid.slice(0, Math.max(0, ofPid.length - MAX_SNAPSHOTS_PER_PID))) {
       this.#byId.delete(old.id);
+      this.#gone(old.id, `more than ${MAX_SNAPSHOTS_PER_PID} newer snapshots of pid ${pid} pushed it out`);
       const key = `${old.sessionId}|${old.windowId}`;
       if (this.#current.get(key) === old.id) this.#current.delete(key);
     }

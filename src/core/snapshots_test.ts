@@ -49,3 +49,36 @@ Deno.test("SnapshotStore.resolve rejects malformed tokens and out-of-range indic
   assert.equal(codeOf(() => store.resolve("nonsense")), "invalid_element_token");
   assert.equal(codeOf(() => store.resolve(`${snapshot.id}:5`)), "invalid_element_token");
 });
+
+function errorOf(fn: () => unknown): DriverError {
+  try {
+    fn();
+  } catch (error) {
+    return error as DriverError;
+  }
+  throw new Error("no error");
+}
+
+Deno.test("SnapshotStore.resolve says once why a token is stale: replaced, another session, session ended, unknown", () => {
+  const store = new SnapshotStore();
+  const first = store.register(10, 100, elements, undefined, "a").snapshot;
+  const second = store.register(10, 100, elements, undefined, "a").snapshot;
+  const replaced = errorOf(() => store.resolve(`${first.id}:0`, "a"));
+  assert.equal(
+    replaced.message,
+    `Element token "${first.id}:0" is stale: a newer get_window_state of window 100 (${second.id}) replaced it`,
+  );
+  assert.equal(replaced.data.hint, "call get_window_state again for fresh element tokens");
+  assert.ok(!`${replaced.message}: ${replaced.data.hint}`.includes("refresh: call"), "not doubled");
+  assert.deepEqual(replaced.data.current_snapshots, [{ snapshot_id: second.id, pid: 10, window_id: 100 }]);
+
+  const other = errorOf(() => store.resolve(`${second.id}:0`, "b"));
+  assert.match(other.message, /belongs to another session/);
+  assert.equal(other.data.reason, "other_session");
+
+  store.dropSession("a");
+  assert.match(errorOf(() => store.resolve(`${second.id}:0`, "a")).message, /its session ended$/);
+  const unknown = errorOf(() => store.resolve("s7fffffff:0", "a"));
+  assert.match(unknown.message, /never made it \(it restarted, or the token came from another process\)/);
+  assert.equal(unknown.data.reason, "unknown");
+});

@@ -5,7 +5,7 @@
  * @module
  */
 import { DriverError } from "../core/errors.ts";
-import { CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/registry.ts";
+import { closeNames, CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
 import { fromBase64 } from "../core/result.ts";
 import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
@@ -291,8 +291,13 @@ export function permissionsFromFlags(args: ParsedArgs): PermissionConfig {
 function describe(catalog: ToolCatalog, name: string | undefined): number {
   const tool = name ? catalog.fullListing(name) : undefined;
   if (!tool) {
+    const close = name ? closeNames(name, catalog.names) : [];
     console.error(
-      `cua-driver: unknown tool ${name ? `"${name}"` : "(none given)"}. Tools: ${catalog.names.join(", ")}`,
+      close.length
+        ? `cua-driver: unknown tool "${name}": did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
+        : `cua-driver: unknown tool ${
+          name ? `"${name}"` : "(none given)"
+        }. Run "cua-driver list-tools" for the names`,
     );
     return EXIT.usage;
   }

@@ -145,7 +145,10 @@ export async function stopCommand(args: ParsedArgs): Promise<number> {
   client.close();
   const deadline = Date.now() + 2000;
   while (Date.now() < deadline) {
-    if (!(await socketAnswers(path))) return 0;
+    if (!(await socketAnswers(path))) {
+      console.log(`cua-driver: stopped the daemon on ${path}`);
+      return 0;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   console.error(`cua-driver: the daemon on ${path} did not stop within 2 s`);

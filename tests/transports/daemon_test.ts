@@ -68,6 +68,7 @@ Deno.test({
       assert.match(bad.stderr, /invalid_arguments|Invalid arguments/);
       const stop = await runDriver(["stop", "--socket", daemon.socket], { env: daemon.env });
       assert.equal(stop.code, 0);
+      assert.equal(stop.stdout.trim(), `cua-driver: stopped the daemon on ${daemon.socket}`);
       const after = await runDriver(["call", "get_screen_size", "--socket", daemon.socket], {
         env: daemon.env,
       });

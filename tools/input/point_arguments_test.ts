@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fakeElement } from "../../src/platform/fake/mod.ts";
-import { pointerKit, WINDOW } from "./_pointer_test_kit.ts";
+import { PID, pointerKit, WINDOW } from "./_pointer_test_kit.ts";
 
 const target = { kind: "window", pid: 4242, window_id: WINDOW };
 
@@ -46,4 +46,33 @@ Deno.test("pointing tools refuse an element token together with x, y", async () 
     assert.equal(error.field, "x, y", tool);
     assert.deepEqual(kit.pointerCalls(), [], `${tool} sent no pointer input`);
   }
+});
+
+Deno.test("click refuses a stale token naming only the current snapshots of apps still running", async () => {
+  const kit = pointerKit();
+  const ref = fakeElement({ frame: { x: 300, y: 200, width: 40, height: 20 } });
+  const [old] = kit.snapshot([{
+    role: "button",
+    platformRole: "push button",
+    label: "b",
+    ref,
+    frame: ref.frame,
+  }]);
+  const [fresh] = kit.snapshot([{
+    role: "button",
+    platformRole: "push button",
+    label: "b",
+    ref,
+    frame: ref.frame,
+  }]);
+  const stale = await kit.call("click", { element_token: old });
+  assert.equal(stale.structuredContent?.code, "stale_element_token");
+  assert.deepEqual(stale.structuredContent?.current_snapshot_ids, [fresh.split(":")[0]]);
+  kit.fake.alive.delete(PID);
+  const dead = await kit.call("click", { element_token: old });
+  assert.deepEqual(
+    dead.structuredContent?.current_snapshot_ids,
+    [],
+    "a killed app's snapshot is not offered",
+  );
 });

@@ -51,7 +51,7 @@ export async function resolveTarget(
   args: TargetArgs,
   options: ResolveOptions,
 ): Promise<ActionTarget> {
-  const element = options.allowElement ? resolveElement(ctx, args) : null;
+  const element = options.allowElement ? await resolveElement(ctx, args) : null;
   const legacyGiven = args.scope !== undefined || args.pid !== undefined || args.window_id !== undefined;
   if (args.target) {
     if (legacyGiven) {
@@ -113,7 +113,7 @@ function conflicting(detail: string): DriverError {
 }
 
 /** The element named by `element_token`, or by `element_index` plus `snapshot_id`. */
-function resolveElement(ctx: ToolContext, args: TargetArgs): ResolvedElement | null {
+async function resolveElement(ctx: ToolContext, args: TargetArgs): Promise<ResolvedElement | null> {
   let token = args.element_token;
   if (args.element_index !== undefined || args.snapshot_id !== undefined) {
     if (args.snapshot_id === undefined) {
@@ -141,7 +141,24 @@ function resolveElement(ctx: ToolContext, args: TargetArgs): ResolvedElement | n
     token = fromIndex;
   }
   if (token === undefined) return null;
-  return ctx.state.snapshots.resolve(token, ctx.session.id);
+  try {
+    return ctx.state.snapshots.resolve(token, ctx.session.id);
+  } catch (error) {
+    throw await withLiveSnapshots(ctx, error);
+  }
+}
+
+/** A stale-token refusal lists only the current snapshots of apps still running. */
+async function withLiveSnapshots(ctx: ToolContext, error: unknown): Promise<unknown> {
+  if (!(error instanceof DriverError) || error.code !== "stale_element_token") return error;
+  const current = (error.data.current_snapshots ?? []) as { snapshot_id: string; pid: number }[];
+  const alive = await Promise.all(current.map((s) => ctx.backend.apps.isAlive(s.pid).catch(() => false)));
+  const live = current.filter((_, i) => alive[i]);
+  return new DriverError(error.code, error.message, {
+    ...error.data,
+    current_snapshot_ids: live.map((s) => s.snapshot_id),
+    current_snapshots: live,
+  }, { cause: error });
 }
 
 async function windowTarget(

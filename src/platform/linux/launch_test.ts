@@ -187,3 +187,13 @@ Deno.test("Launcher's children outlive the process that launched them", async ()
     }
   });
 });
+
+Deno.test("Launcher says a missing absolute path does not exist instead of asking for a full path", async () => {
+  const launcher = new Launcher({ env: { PATH: "/usr/bin:/bin" }, entries: () => Promise.resolve([]) });
+  await assert.rejects(launcher.launch({ launchPath: "/nonexistent/bin/app" }), (error: unknown) => {
+    const { message, data } = error as { message: string; data: { hint: string } };
+    assert.equal(message, 'Cannot launch "/nonexistent/bin/app": no such file');
+    assert.doesNotMatch(data.hint, /full path|absolute path/);
+    return isCode("app_not_found")(error);
+  });
+});
