@@ -15,7 +15,10 @@
 import { AxInterface, type AxNode, AxRole } from "../platform/types.ts";
 import { BUTTON_ROLES, PASSIVE_ROLES, SELECTABLE_ROLES, TOGGLE_ROLES } from "./ax_roles.ts";
 
-/** Toggles whose unchecked state is said too; a toggle button, an item or a tab is unselected unless it says so. */
+/**
+ * Toggles whose unchecked state the outline says too; a toggle button, an item or a tab is
+ * unselected unless it says so (structured rows give every toggle's state).
+ */
 const UNCHECKED_SAID: ReadonlySet<AxRole> = new Set<AxRole>(
   [...TOGGLE_ROLES].filter((role) => role !== AxRole.ToggleButton),
 );
@@ -316,9 +319,10 @@ function elementRow(
     role: node.platformRole,
     label,
   };
-  if (node.value && node.value.trim() !== label) row.value = node.value;
+  // The value is its own field even when the label fell back to it: programs read values here.
+  if (node.value) row.value = node.value;
   if (node.selected !== null && SELECTABLE_ROLES.has(node.role)) {
-    if (node.selected || UNCHECKED_SAID.has(node.role)) row.selected = node.selected;
+    if (node.selected || TOGGLE_ROLES.has(node.role)) row.selected = node.selected;
   }
   if (node.focused) row.focused = true;
   if (node.actions.length > 1 && !roleActions[node.platformRole]) row.actions = [...node.actions];

@@ -19,7 +19,13 @@ export const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url))
 export function denoEnv(extra: Record<string, string> = {}): Record<string, string> {
   const home = Deno.env.get("HOME") ?? "/root";
   const cache = Deno.env.get("DENO_DIR") || `${Deno.env.get("XDG_CACHE_HOME") || `${home}/.cache`}/deno`;
-  return { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home, DENO_DIR: cache, ...denoChildEnv(), ...extra };
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: home,
+    DENO_DIR: cache,
+    ...denoChildEnv(),
+    ...extra,
+  };
 }
 
 /**
