@@ -2,7 +2,9 @@
  * What an agent pays in context: the bytes of tools/list (all tools, and the core profile)
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
- * galculator. Run by scripts/bench.ts; `--sizes-only` runs just this.
+ * galculator. Run by scripts/bench.ts; `--sizes-only` runs just this. Needs the Debian packages
+ * mousepad, gtk-3-examples and galculator (`apt-get install -y mousepad galculator`), which the
+ * test suite does not, so scripts/setup.sh leaves them out.
  *
  * @module
  */
@@ -81,6 +83,15 @@ async function measureApp(
   program: string,
   extra?: (pid: number, windowId: number) => Promise<ObservationSize[]>,
 ): Promise<ObservationSize[]> {
+  const found = await new Deno.Command("sh", { args: ["-c", `command -v ${program}`], stdout: "null" })
+    .output();
+  if (!found.success) {
+    throw new Error(
+      `${program} is not installed: apt-get install -y ${
+        program === "gtk3-widget-factory" ? "gtk-3-examples" : program
+      }`,
+    );
+  }
   const home = await Deno.makeTempDir({ prefix: "cua-bench-home-" });
   const child = new Deno.Command(program, {
     env: { ...env, HOME: home, XDG_CONFIG_HOME: `${home}/.config` },
