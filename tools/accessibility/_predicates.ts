@@ -33,7 +33,10 @@ export const PredicateSchema = z.strictObject({
       label_contains: z.string().min(1).optional().describe(
         "Case-sensitive substring of the label",
       ),
-    }).describe("Which showing element: must match exactly one"),
+      nth: z.number().int().min(0).max(999).optional().describe(
+        "Which of several matches, in tree order (a multi_match lists them with nth and frame)",
+      ),
+    }).describe("Which showing element: must match exactly one, or pick one with nth"),
     exists: z.literal(true).optional().describe("Implied when nothing else is checked"),
     enabled: z.boolean().nullable().optional(),
     selected: z.boolean().nullable().optional().describe("Checked or selected"),
@@ -161,7 +164,16 @@ async function evaluateElement(
       observed: { error: seen.treeError ?? "no accessibility tree was read" },
     };
   }
-  const matches = seen.tree.nodes.filter((node) => node.showing && selects(check.selector, node));
+  const all = seen.tree.nodes.filter((node) => node.showing && selects(check.selector, node));
+  const nth = check.selector.nth;
+  const matches = nth === undefined ? all : all.slice(nth, nth + 1);
+  if (matches.length === 0 && nth !== undefined && all.length > 0) {
+    // Fewer matches than nth asks for: the element this predicate means is not there.
+    const observed = { matches: all.length, nth };
+    return mustExist
+      ? { status: "unsatisfied", reason: null, observed }
+      : { status: "unknown", reason: "target_missing", observed };
+  }
   if (matches.length === 0) {
     const observed = { matches: 0, tree_complete: !seen.tree.truncated };
     // A truncated tree cannot prove absence.
@@ -176,7 +188,15 @@ async function evaluateElement(
       reason: "multi_match",
       observed: {
         matches: matches.length,
-        candidates: matches.slice(0, MAX_CANDIDATES).map((n) => ({ role: n.platformRole, label: label(n) })),
+        // Enough to tell identical ones apart and to pick one: its nth, where it is, its state.
+        candidates: matches.slice(0, MAX_CANDIDATES).map((n, i) => ({
+          nth: i,
+          role: n.platformRole,
+          label: label(n),
+          ...(n.frame ? { frame: { x: n.frame.x, y: n.frame.y, w: n.frame.width, h: n.frame.height } } : {}),
+          ...(n.selected !== null ? { selected: n.selected } : {}),
+          ...(n.value ? { value: n.value } : {}),
+        })),
       },
     };
   }

@@ -218,3 +218,57 @@ Deno.test("verify_state tool returns a final screenshot when asked", async () =>
   assert.equal(result.structuredContent?.screenshot_width, 400);
   assert.equal(result.content.filter((part) => part.type === "image").length, 1);
 });
+
+Deno.test("verify_state tool tells identical matches apart by nth and frame, and nth picks one", async () => {
+  const boxes = (checked: boolean[]): AxTree =>
+    treeOf({
+      role: "window",
+      platformRole: "frame",
+      name: "App",
+      children: checked.map((c, i) => ({
+        role: "check_box" as const,
+        platformRole: "check box",
+        name: "checkbutton",
+        selected: c,
+        actions: ["click"],
+        frame: { x: 10, y: 10 + 30 * i, width: 100, height: 20 },
+      })),
+    });
+  const kit = kitWith(() => boxes([false, true, false]));
+  const ambiguous = await kit.call("verify_state", {
+    ...target,
+    expect: [{ element: { selector: { label_contains: "checkbutton" }, selected: true } }],
+    timeout_ms: 0,
+  });
+  const [first] = ambiguous.structuredContent!.predicates as {
+    unknown_reason: string;
+    observed_json: string;
+  }[];
+  assert.equal(first.unknown_reason, "multi_match");
+  const { candidates } = JSON.parse(first.observed_json);
+  assert.deepEqual(
+    candidates.map((
+      c: { nth: number; frame: { y: number }; selected: boolean },
+    ) => [c.nth, c.frame.y, c.selected]),
+    [
+      [0, 10, false],
+      [1, 40, true],
+      [2, 70, false],
+    ],
+  );
+  const picked = await kit.call("verify_state", {
+    ...target,
+    expect: [
+      { element: { selector: { label_contains: "checkbutton", nth: 1 }, selected: true } },
+      { element: { selector: { label_contains: "checkbutton", nth: 2 }, selected: false } },
+    ],
+    timeout_ms: 0,
+  });
+  assert.equal(picked.structuredContent!.status, "satisfied", textOf(picked));
+  const beyond = await kit.call("verify_state", {
+    ...target,
+    expect: [{ element: { selector: { label_contains: "checkbutton", nth: 5 }, exists: true } }],
+    timeout_ms: 0,
+  });
+  assert.equal(beyond.structuredContent!.status, "unsatisfied", "no sixth match: not there");
+});
