@@ -148,7 +148,10 @@ export function systemCells(): WinCell[] {
             return `frame ${JSON.stringify(f)}`;
           }
           const status = textOf(w.notepad.control("msctls_statusbar32"));
-          const markdown = String(result.tree_markdown ?? result.markdown ?? "");
+          // The outline is in the text content (structuredContent carries the element rows).
+          const text = ((result.__content ?? []) as { type: string; text?: string }[])
+            .filter((part) => part.type === "text").map((part) => part.text).join("\n");
+          const markdown = String(result.tree_markdown ?? result.markdown ?? text);
           return markdown.includes(status)
             ? null
             : `the status bar text ${JSON.stringify(status)} is not in the tree`;

@@ -195,10 +195,17 @@ export class Launcher {
     if (looksLikeUrl(target) || await Deno.stat(target).then(() => true, () => false)) {
       return this.#xdgOpenPlan([target, ...(request.urls ?? [])]);
     }
+    if (target.startsWith("/") && !/\s/.test(target)) {
+      throw new DriverError("app_not_found", `Cannot launch ${JSON.stringify(target)}: no such file`, {
+        hint: "check the path (it must name an existing program), or call list_apps for installed apps and " +
+          "their launch_path",
+        field,
+      });
+    }
     throw new DriverError("app_not_found", `Cannot find an app called ${JSON.stringify(target)}`, {
       hint: /\s/.test(target)
         ? "launch_path names one program (never a command line): pass its arguments in additional_arguments"
-        : "call list_apps for installed apps and their launch_path, or pass a full path",
+        : "call list_apps for installed apps and their launch_path, or pass the program's absolute path",
       field,
     });
   }
