@@ -8,8 +8,11 @@
  * 4. Side by side with peers (installed on first use, see scripts/bench/peers.ts): the browser
  *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng.
  *
+ * 5. Sizes: tools/list bytes and get_window_state characters on stock apps (scripts/bench/sizes.ts).
+ *
  * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
- * benchmarks: browser, png) runs just those and updates their rows. On Windows (and under Wine,
+ * benchmarks: browser, png) runs just those and updates their rows; `--only sizes` the sizes
+ * (`--record-before` stores them as the "before" column). On Windows (and under Wine,
  * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
  *     deno run -A scripts/bench.ts [--runs N] [--only peers|browser,...]
@@ -24,6 +27,7 @@ import { benchPng } from "./bench/png.ts";
 import { openMcp } from "./bench/mcp_client.ts";
 import { peerMarkdown, type PeerResults } from "./bench/peer_report.ts";
 import { ensureDebianPeers } from "./bench/peers.ts";
+import { runSizeReport } from "./bench/sizes.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1].split(",") : null;
@@ -124,8 +128,11 @@ async function writeResults(update: Record<string, unknown>): Promise<string> {
 
 if (ONLY !== null) {
   try {
-    const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
-    console.log(await writeResults({ peers: await peerBenchmarks(previous.peers) }));
+    if (ONLY.includes("sizes")) console.log(await runSizeReport(root, Deno.args.includes("--record-before")));
+    if (ONLY.some((name) => name !== "sizes")) {
+      const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
+      console.log(await writeResults({ peers: await peerBenchmarks(previous.peers) }));
+    }
   } finally {
     await desktop?.stop();
   }
@@ -228,6 +235,7 @@ try {
   const previous = JSON.parse(await Deno.readTextFile(`${root}bench/results.json`).catch(() => "{}"));
   const peers = await peerBenchmarks(previous.peers, runtime.registry.backend);
   console.log(await writeResults({ ...results, peers }));
+  console.log(await runSizeReport(root));
 } finally {
   await runtime.close();
   try {

@@ -2,7 +2,7 @@
  * What an agent pays in context: the bytes of tools/list (all tools, and the core profile)
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
- * galculator. Run by scripts/bench.ts; `--sizes-only` runs just this. Needs the Debian packages
+ * galculator. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
  * mousepad, gtk-3-examples and galculator (`apt-get install -y mousepad galculator`), which the
  * test suite does not, so scripts/setup.sh leaves them out.
  *
@@ -173,7 +173,7 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
       } | ≤ 50% |`;
     }),
   ];
-  return `## Sizes (\`deno run -A scripts/bench.ts --sizes-only\`, ${date})
+  return `## Sizes (\`deno run -A scripts/bench.ts --only sizes\`, ${date})
 
 What an agent pays in context. tools/list is the JSON of the \`tools/list\` result; an observation is
 get_window_state (with its screenshot) without the image part: its text parts plus the JSON of
@@ -184,4 +184,42 @@ ${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
 | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 `;
+}
+
+/**
+ * Measures every size with a runtime of its own on the current desktop and writes the
+ * `sizes` key of bench/results.json and the "## Sizes" section of bench/results.md, keeping
+ * the recorded "before" (or recording this run as it with `recordBefore`).
+ */
+export async function runSizeReport(root: string, recordBefore = false): Promise<string> {
+  const { startRuntime } = await import("../../src/runtime.ts");
+  const { ToolCatalog } = await import("../../src/core/registry.ts");
+  const { allTools } = await import("../../tools/mod.ts");
+  const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
+  try {
+    const call: Call = (name, args) =>
+      runtime.registry.call(name, args, { lease: "bench-sizes", transport: "cli" });
+    const head = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], cwd: root })
+      .output();
+    const catalog = new ToolCatalog(allTools);
+    const report = await measureSizes(call, Deno.env.toObject(), {
+      all: () => ({ tools: catalog.list() }),
+      core: () => ({ tools: catalog.withListing({ profile: "core" }).list() }),
+    }, new TextDecoder().decode(head.stdout).trim());
+    const jsonPath = `${root}bench/results.json`;
+    const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));
+    const before: SizeReport | null = recordBefore ? report : previous.sizes?.before ?? null;
+    const date = new Date().toISOString();
+    await Deno.writeTextFile(
+      jsonPath,
+      JSON.stringify({ ...previous, sizes: { before, after: report, date } }, null, 2) + "\n",
+    );
+    const mdPath = `${root}bench/results.md`;
+    const md = (await Deno.readTextFile(mdPath).catch(() => "")).replace(/\n## Sizes[\s\S]*?(?=\n## |$)/, "");
+    const section = sizesMarkdown(before, report, date);
+    await Deno.writeTextFile(mdPath, md.trimEnd() + "\n\n" + section);
+    return section;
+  } finally {
+    await runtime.close();
+  }
 }
