@@ -54,6 +54,9 @@ export const GENERATIONS_KEPT = 4;
 /** A walk never takes longer than this, however large the tree (the reference uses 30 s). */
 export const WALK_DEADLINE_MS = 20_000;
 
+/** Nodes of the app's menu bar read into one window snapshot, at most (menus come after the window's content). */
+export const MENU_NODE_BUDGET = 400;
+
 /** Attributes read for every node, in one round trip. */
 const NODE_ATTRIBUTES = [
   "AXRole",
@@ -150,15 +153,17 @@ export class DarwinAccessibility implements AccessibilityBackend {
     }
     const generation = this.#refs.begin(`${pid}:${windowId}`);
     const nodes: AxNode[] = [];
-    const stack: { element: Owned; depth: number; parent: number }[] = [{
+    const stack: { element: Owned; depth: number; parent: number; menu: boolean }[] = [{
       element: root,
       depth: 0,
       parent: -1,
+      menu: false,
     }];
+    let menuNodes = 0;
     // The menu bar belongs to the app, not the window: it follows the window's own content (so a
     // node budget cuts menus first) as the root's last child, for invoke_menu and agents alike.
     const menuBar = await this.#menuBar(pid);
-    if (menuBar) stack.unshift({ element: menuBar, depth: 1, parent: 0 });
+    if (menuBar) stack.unshift({ element: menuBar, depth: 1, parent: 0, menu: true });
     const deadline = Date.now() + WALK_DEADLINE_MS;
     let truncated = false;
     try {
@@ -167,7 +172,13 @@ export class DarwinAccessibility implements AccessibilityBackend {
           truncated = true;
           break;
         }
-        const { element, depth, parent } = stack.pop()!;
+        const { element, depth, parent, menu } = stack.pop()!;
+        if (menu && ++menuNodes > MENU_NODE_BUDGET) {
+          // Menus beyond the budget are left out: a large app's menus must not slow every snapshot.
+          element.release();
+          truncated = true;
+          continue;
+        }
         const ref = generation.add(element, pid, windowId);
         let node: { node: AxNode; children: Owned[] };
         try {
@@ -185,7 +196,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
         }
         const index = nodes.length - 1;
         for (let i = node.children.length - 1; i >= 0; i--) {
-          stack.push({ element: node.children[i], depth: depth + 1, parent: index });
+          stack.push({ element: node.children[i], depth: depth + 1, parent: index, menu });
         }
       }
     } finally {

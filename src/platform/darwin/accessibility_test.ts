@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import type { AxNode } from "../types.ts";
 import { fakeMacBackend } from "./_fake/harness.ts";
 import { MAC } from "./_fake/mod.ts";
-import { GENERATIONS_KEPT } from "./accessibility.ts";
+import { adopt, element } from "./_fake/world.ts";
+import { GENERATIONS_KEPT, MENU_NODE_BUDGET } from "./accessibility.ts";
 
 const ALL = { maxNodes: 2000, maxDepth: 25 };
 const signal = new AbortController().signal;
@@ -200,4 +201,24 @@ Deno.test("darwin accessibility asks Chromium for its web content tree once", as
     mac.fake.heap.peek(BigInt(Deno.UnsafePointer.value(sets[0].args[1] as Deno.PointerObject)))?.value,
     "AXManualAccessibility",
   );
+});
+
+Deno.test("darwin accessibility reads the app's menu bar after the window, within its own budget", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const file = world.named(MAC.textEdit, "File").children[0];
+  adopt(
+    file,
+    Array.from({ length: 600 }, (_, i) => element(MAC.textEdit, "AXMenuItem", { title: `Recent ${i}` })),
+  );
+  const tree = await mac.backend.accessibility.tree(MAC.textEdit, MAC.textEditWindow, ALL, signal);
+  const bar = tree.nodes.findIndex((n) => n.role === "menu_bar");
+  assert.ok(bar > 0, "the menu bar is in the tree");
+  assert.equal(tree.nodes[bar].parent, 0, "as the window's last child");
+  assert.ok(
+    tree.nodes.slice(0, bar).some((n) => n.value === "Hello from TextEdit"),
+    "window content comes first",
+  );
+  assert.equal(tree.nodes.length - bar, MENU_NODE_BUDGET);
+  assert.equal(tree.truncated, true);
 });
