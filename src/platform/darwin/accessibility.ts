@@ -54,6 +54,9 @@ export const GENERATIONS_KEPT = 4;
 /** A walk never takes longer than this, however large the tree (the reference uses 30 s). */
 export const WALK_DEADLINE_MS = 20_000;
 
+/** How long Chromium gets to build its web content tree after AXManualAccessibility is first set. */
+export const WEB_TREE_SETTLE_MS = 500;
+
 /** Nodes of the app's menu bar read into one window snapshot, at most (menus come after the window's content). */
 export const MENU_NODE_BUDGET = 400;
 
@@ -216,7 +219,11 @@ export class DarwinAccessibility implements AccessibilityBackend {
     if (this.#enabledWeb.has(pid) || appToolkit(this.#ctx, pid) !== "chromium") return;
     this.#enabledWeb.add(pid);
     using app = this.#ax.application(pid);
-    await this.#ax.set(app.ref, "AXManualAccessibility", this.#ctx.cf.boolean(true));
+    if (await this.#ax.set(app.ref, "AXManualAccessibility", this.#ctx.cf.boolean(true))) {
+      // Chromium builds the web content's tree after the flag is set, on its own time: give it a
+      // moment once per process (cua-driver waits about 500 ms for the same reason).
+      await new Promise((resolve) => setTimeout(resolve, WEB_TREE_SETTLE_MS));
+    }
   }
 
   async #node(ref: ElementRef, depth: number, parent: number): Promise<{ node: AxNode; children: Owned[] }> {

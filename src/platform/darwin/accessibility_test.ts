@@ -193,7 +193,8 @@ Deno.test("darwin accessibility reports a window the app does not expose", async
 
 Deno.test("darwin accessibility asks Chromium for its web content tree once", async () => {
   await using mac = fakeMacBackend();
-  await mac.backend.accessibility.tree(MAC.chrome, MAC.chromeWindow, ALL, signal);
+  const first = await mac.backend.accessibility.tree(MAC.chrome, MAC.chromeWindow, ALL, signal);
+  assert.ok(first.nodes.some((n) => n.name === "Search Google"), "the web content is in the first snapshot");
   await mac.backend.accessibility.tree(MAC.chrome, MAC.chromeWindow, ALL, signal);
   const sets = mac.fake.callsOf("AXUIElementSetAttributeValue");
   assert.equal(sets.length, 1);

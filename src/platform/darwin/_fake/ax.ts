@@ -12,7 +12,7 @@ import { AXError } from "../../../../ffi/darwin/accessibility.ts";
 import { bytesOf, viewOf, writeOut } from "./cf.ts";
 import type { FakeHeap, FakeObject } from "./heap.ts";
 import { type AxValuePayload, type CFable, type CFConstants, fromCF, toCF, TYPE_IDS } from "./values.ts";
-import { element, type FakeElement, type FakeMac } from "./world.ts";
+import { adopt, element, type FakeElement, type FakeMac } from "./world.ts";
 
 /** The longest messaging timeout the driver may leave in force before messaging a hung app. */
 export const MAX_SAFE_TIMEOUT_S = 5;
@@ -194,6 +194,31 @@ export function fakeAccessibility(
         } else return AXError.IllegalArgument;
         const win = world.windows.find((w) => w.ax === node);
         if (win) win.bounds = { ...node.frame };
+        return AXError.Success;
+      }
+      case "AXManualAccessibility": {
+        // Chromium exposes its web content only to clients that set this on the application.
+        const app = world.app(node.pid);
+        if (node.role !== "AXApplication" || !app?.bundleId?.startsWith("com.google.Chrome")) {
+          return AXError.AttributeUnsupported;
+        }
+        for (const web of world.elements(node)) {
+          if (web.role === "AXWebArea" && web.children.length === 0) {
+            adopt(web, [
+              element(node.pid, "AXLink", {
+                title: "Gmail",
+                frame: { x: 900, y: 150, width: 40, height: 20 },
+                actions: ["AXPress"],
+              }),
+              element(node.pid, "AXTextField", {
+                description: "Search Google",
+                value: "",
+                valueSettable: true,
+                frame: { x: 400, y: 400, width: 500, height: 40 },
+              }),
+            ]);
+          }
+        }
         return AXError.Success;
       }
       case "AXFrontmost":
