@@ -146,8 +146,9 @@ build_prefix() {
 
 # Fills the shared Deno cache with the npm packages and modules the Windows tests import (Linux deno, no Wine).
 fill_deno_dir() {
-  cp /etc/ssl/certs/ca-certificates.crt "$ROOT/opt/ca.crt" 2>/dev/null || true
-  [ -x "$HOST_DENO" ] || (cd "$REPO" && npm install --no-audit --no-fund >/dev/null)
+  cp "${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$ROOT/opt/ca.crt" 2>/dev/null || true
+  # npm ci installs exactly the lock and never rewrites it (as scripts/setup.sh does).
+  [ -x "$HOST_DENO" ] || (cd "$REPO" && npm ci --no-audit --no-fund >/dev/null)
   (cd "$REPO" && DENO_DIR="$ROOT/opt/deno_dir" DENO_NO_PACKAGE_JSON=1 "$HOST_DENO" cache --quiet \
     src/main.ts $(ls tests/windows/*.ts 2>/dev/null)) || die "deno cache of the Windows tests failed"
 }
