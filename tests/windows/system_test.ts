@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { currentUserSid, pipeDacl } from "../../src/platform/windows/pipe_security.ts";
+import { pipeDacl } from "../../src/platform/windows/pipe_security.ts";
+import { currentUserSid } from "../../src/platform/windows/security.ts";
 import { NamedPipes } from "../../src/platform/windows/pipes.ts";
 import { createWindowsSystem } from "../../src/platform/windows/system.ts";
 import { startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";

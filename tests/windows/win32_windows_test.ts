@@ -46,6 +46,11 @@ Deno.test({
       colours.add(shot.data[i] << 16 | shot.data[i + 1] << 8 | shot.data[i + 2]);
     }
     assert.ok(colours.size > 2, `the desktop capture has ${colours.size} colours`);
+    const recording = await screen.recordingSource({ frameRate: 10, drawCursor: false });
+    assert.deepEqual(recording.ffmpegInput.slice(0, 2), ["-f", "gdigrab"]);
+    assert.equal(recording.ffmpegInput.at(-1), "desktop");
+    assert.deepEqual([recording.width % 2, recording.height % 2], [0, 0]);
+    assert.ok(recording.width >= display.bounds.width - 1);
     const { image, bounds } = await screen.captureWindow(notepad.windowId);
     assert.equal(image.width, bounds.width);
     assert.equal(image.height, bounds.height);

@@ -8,47 +8,15 @@
  * @module
  */
 import { wstr } from "../../../ffi/_c.ts";
-import { readWide } from "../../../ffi/windows/_win.ts";
 import {
   advapi32,
   SDDL_REVISION_1,
   SE_KERNEL_OBJECT,
   SECURITY_INFORMATION,
-  TOKEN_QUERY,
-  TOKEN_USER,
   WRITE_DAC_ACCESS,
 } from "../../../ffi/windows/advapi32.ts";
-import { kernel32, OPEN_EXISTING, PROCESS } from "../../../ffi/windows/kernel32.ts";
-
-/** The driver's user SID as a string ("S-1-5-21-…"), or null. */
-export function currentUserSid(): string | null {
-  const process = kernel32.symbols.OpenProcess(PROCESS.QUERY_LIMITED_INFORMATION, 0, Deno.pid);
-  if (!process) return null;
-  try {
-    const tokenCell = new BigUint64Array(1);
-    if (!advapi32.symbols.OpenProcessToken(process, TOKEN_QUERY, tokenCell)) return null;
-    const token = Deno.UnsafePointer.create(tokenCell[0]);
-    try {
-      const info = new Uint8Array(512);
-      const length = new Uint32Array(1);
-      if (!advapi32.symbols.GetTokenInformation(token, TOKEN_USER, info, info.length, length)) return null;
-      // TOKEN_USER { SID_AND_ATTRIBUTES User { PSID Sid@0; DWORD Attributes@8 } }
-      const sid = Deno.UnsafePointer.create(new DataView(info.buffer).getBigUint64(0, true));
-      const text = new BigUint64Array(1);
-      if (!sid || !advapi32.symbols.ConvertSidToStringSidW(sid, text)) return null;
-      const pointer = Deno.UnsafePointer.create(text[0]);
-      try {
-        return readWide(pointer);
-      } finally {
-        kernel32.symbols.LocalFree(pointer);
-      }
-    } finally {
-      kernel32.symbols.CloseHandle(token);
-    }
-  } finally {
-    kernel32.symbols.CloseHandle(process);
-  }
-}
+import { kernel32, OPEN_EXISTING } from "../../../ffi/windows/kernel32.ts";
+import { currentUserSid, takeLocalString } from "./security.ts";
 
 /** The SDDL of the pipe's DACL, read through a handle opened on it, or null. */
 export function pipeDacl(address: string): string | null {
@@ -72,23 +40,16 @@ export function pipeDacl(address: string): string | null {
     const sd = Deno.UnsafePointer.create(descriptor[0]);
     try {
       const text = new BigUint64Array(1);
-      if (
-        !advapi32.symbols.ConvertSecurityDescriptorToStringSecurityDescriptorW(
+      return takeLocalString(
+        advapi32.symbols.ConvertSecurityDescriptorToStringSecurityDescriptorW(
           sd,
           SDDL_REVISION_1,
           SECURITY_INFORMATION.DACL,
           text,
           null,
-        )
-      ) {
-        return null;
-      }
-      const pointer = Deno.UnsafePointer.create(text[0]);
-      try {
-        return readWide(pointer);
-      } finally {
-        kernel32.symbols.LocalFree(pointer);
-      }
+        ),
+        text,
+      );
     } finally {
       kernel32.symbols.LocalFree(sd);
     }

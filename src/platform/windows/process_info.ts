@@ -17,7 +17,7 @@ import {
   STATUS_INFO_LENGTH_MISMATCH,
 } from "../../../ffi/windows/ntdll.ts";
 import { shell32 } from "../../../ffi/windows/shell32.ts";
-import { currentUserSid } from "./pipe_security.ts";
+import { currentUserSid, sidString } from "./security.ts";
 
 /** The raw command line of a process, or null when it is gone or not readable. */
 export function commandLineOf(pid: number): string | null {
@@ -138,15 +138,7 @@ export function ownedByCurrentUser(path: string): boolean | null {
       0
   ) return null;
   try {
-    const text = new BigUint64Array(1);
-    const sid = Deno.UnsafePointer.create(owner[0]);
-    if (!sid || !advapi32.symbols.ConvertSidToStringSidW(sid, text)) return null;
-    const pointer = Deno.UnsafePointer.create(text[0]);
-    try {
-      return readWide(pointer) === user;
-    } finally {
-      kernel32.symbols.LocalFree(pointer);
-    }
+    return sidString(Deno.UnsafePointer.create(owner[0])) === user;
   } finally {
     kernel32.symbols.LocalFree(Deno.UnsafePointer.create(descriptor[0]));
   }
