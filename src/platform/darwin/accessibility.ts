@@ -169,6 +169,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
     if (menuBar) stack.unshift({ element: menuBar, depth: 1, parent: 0, menu: true });
     const deadline = Date.now() + WALK_DEADLINE_MS;
     let truncated = false;
+    let stopped: string | null = null;
     try {
       while (stack.length) {
         if (nodes.length >= options.maxNodes || signal.aborted || Date.now() > deadline) {
@@ -187,8 +188,15 @@ export class DarwinAccessibility implements AccessibilityBackend {
         try {
           node = await this.#node(ref, depth, parent);
         } catch (error) {
-          // A node that vanished mid-walk is skipped; a hung app or a lost permission ends the walk.
-          if (error instanceof DriverError && error.code === "stale_element_token") continue;
+          if (!(error instanceof DriverError)) throw error;
+          // A node that vanished mid-walk, or one that answers with an error of its own, is skipped.
+          if (error.code === "stale_element_token" || error.code === "native_call_failed") continue;
+          // An app that stops answering ends the walk: what was read is kept, and the error says why.
+          if (error.code === "timeout" && nodes.length > 0) {
+            truncated = true;
+            stopped = error.message;
+            break;
+          }
           throw error;
         }
         nodes.push(node.node);
@@ -205,7 +213,7 @@ export class DarwinAccessibility implements AccessibilityBackend {
     } finally {
       for (const left of stack) left.element.release();
     }
-    return { nodes, truncated, error: null };
+    return { nodes, truncated, error: stopped };
   }
 
   /** The app's menu bar (+1), or null when it has none (a background-only app). */

@@ -223,3 +223,12 @@ Deno.test("darwin accessibility reads the app's menu bar after the window, withi
   assert.equal(tree.nodes.length - bar, MENU_NODE_BUDGET);
   assert.equal(tree.truncated, true);
 });
+
+Deno.test("darwin accessibility keeps what it read when the app stops answering mid-walk", async () => {
+  await using mac = fakeMacBackend();
+  mac.fake.world.app(MAC.controls)!.hangAfter = 12;
+  const tree = await mac.backend.accessibility.tree(MAC.controls, MAC.controlsWindow, ALL, signal);
+  assert.ok(tree.nodes.length > 0 && tree.nodes[0].role === "window", "the nodes read before the hang");
+  assert.equal(tree.truncated, true);
+  assert.match(tree.error ?? "", /did not answer within 2 s/);
+});

@@ -64,6 +64,14 @@ export const AX_MESSAGING_TIMEOUT_S = 2;
 /** Statuses that mean "no such value here", not a failure. */
 const ABSENT: ReadonlySet<number> = new Set([AXError.NoValue, AXError.AttributeUnsupported]);
 
+/** Statuses with which an element says it has no actions. */
+const NO_ACTIONS: ReadonlySet<number> = new Set([
+  AXError.Failure,
+  AXError.IllegalArgument,
+  AXError.ActionUnsupported,
+  AXError.NotImplemented,
+]);
+
 /**
  * The DriverError for a failed accessibility call.
  *
@@ -280,7 +288,8 @@ export class AxClient {
   async actions(element: CFRef): Promise<string[]> {
     const cell = outCell();
     const status = await this.#ax.AXUIElementCopyActionNames(element, cell);
-    if (ABSENT.has(status) || status === AXError.Failure) return [];
+    // Elements that take no actions answer in several ways; none of them is a failure of the walk.
+    if (ABSENT.has(status) || NO_ACTIONS.has(status)) return [];
     if (status !== AXError.Success) {
       throw axFailure(
         "AXUIElementCopyActionNames",

@@ -127,6 +127,7 @@ export function fakeAccessibility(
     const app = world.app(node.pid);
     if (!app) return AXError.CannotComplete;
     if (!node.alive) return AXError.InvalidUIElement;
+    if (app.hangAfter !== undefined && app.hangAfter-- <= 0) app.hung = true;
     if (app.hung) {
       const timeout = timeouts.get(object) ?? globalTimeout;
       if (timeout === null || timeout > MAX_SAFE_TIMEOUT_S) {

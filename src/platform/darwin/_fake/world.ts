@@ -35,6 +35,8 @@ export interface FakeApp {
   ax: FakeElement;
   /** True when the app's main thread is stuck: AX messages time out. */
   hung: boolean;
+  /** When set, the app hangs after answering this many more AX messages. */
+  hangAfter?: number;
   /** The element with keyboard focus inside the app. */
   focused: FakeElement | null;
   /** "zombie" once killed but not reaped. */
