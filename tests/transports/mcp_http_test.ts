@@ -75,7 +75,12 @@ Deno.test({
         await client.connect(transport);
         assert.equal(client.getServerVersion()?.name, "cua-driver");
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t: { name: string }) => t.name), registry.names);
+        const names = tools.map((t: { name: string }) => t.name);
+        assert.deepEqual(names, registry.list().map((t) => t.name));
+        assert.ok(
+          names.includes("get_window_state") && !names.includes("page"),
+          "legacy tools stay unlisted",
+        );
         const result = await client.callTool({ name: "get_screen_size", arguments: {} });
         assert.equal(result.isError, undefined);
         assert.equal((result.structuredContent as { width: number }).width, 1920);

@@ -36,8 +36,7 @@ export async function performPointer(
   const backend = scope.registry.backend;
   const at = async (point: ProtoPoint | undefined, field: string): Promise<Point> =>
     point ? await toScreen(conversion, point, field) : await backend.screen.cursorPosition();
-  const pixels = (mode: DeliveryMode, point: Point) =>
-    pointArgs(scope.registry, scope.lease, mode, window, point);
+  const pixels = (mode: DeliveryMode, point: Point) => pointArgs(mode, window, point);
 
   let build: (mode: DeliveryMode) => ToolCall | ToolCall[];
   const action = request.action;
@@ -117,6 +116,7 @@ export async function performPointer(
             from_y: a.y,
             to_x: b.x,
             to_y: b.y,
+            ...(a.coordinate_space ? { coordinate_space: a.coordinate_space } : {}),
             duration_ms: duration,
             button,
             ...(modifier.length ? { modifier } : {}),
