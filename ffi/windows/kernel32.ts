@@ -64,6 +64,16 @@ export const KERNEL32_SYMBOLS = {
   // BOOL ReadProcessMemory(HANDLE hProcess, LPCVOID lpBaseAddress, LPVOID lpBuffer, SIZE_T nSize,
   //   SIZE_T *lpNumberOfBytesRead)
   ReadProcessMemory: { parameters: ["pointer", "pointer", "buffer", "usize", "buffer"], result: "i32" },
+  // BOOL WriteProcessMemory(HANDLE hProcess, LPVOID lpBaseAddress, LPCVOID lpBuffer, SIZE_T nSize,
+  //   SIZE_T *lpNumberOfBytesWritten)
+  WriteProcessMemory: { parameters: ["pointer", "pointer", "buffer", "usize", "buffer"], result: "i32" },
+  // LPVOID VirtualAllocEx(HANDLE hProcess, LPVOID lpAddress, SIZE_T dwSize, DWORD flAllocationType,
+  //   DWORD flProtect)
+  VirtualAllocEx: { parameters: ["pointer", "pointer", "usize", "u32", "u32"], result: "pointer" },
+  // BOOL VirtualFreeEx(HANDLE hProcess, LPVOID lpAddress, SIZE_T dwSize, DWORD dwFreeType)
+  VirtualFreeEx: { parameters: ["pointer", "pointer", "usize", "u32"], result: "i32" },
+  // BOOL IsWow64Process(HANDLE hProcess, PBOOL Wow64Process)
+  IsWow64Process: { parameters: ["pointer", "buffer"], result: "i32" },
   // HLOCAL LocalFree(HLOCAL hMem)
   LocalFree: { parameters: ["pointer"], result: "pointer" },
 
@@ -105,11 +115,16 @@ export const kernel32 = openLibrary("kernel32", ["kernel32.dll"], KERNEL32_SYMBO
 /** Constants from <winnt.h>, <processthreadsapi.h>, <tlhelp32.h> and <winbase.h>. */
 export const PROCESS = {
   TERMINATE: 0x0001,
+  VM_OPERATION: 0x0008,
   VM_READ: 0x0010,
+  VM_WRITE: 0x0020,
   QUERY_INFORMATION: 0x0400,
   SYNCHRONIZE: 0x00100000,
   QUERY_LIMITED_INFORMATION: 0x1000,
 } as const;
+/** VirtualAllocEx/VirtualFreeEx allocation types and page protection (<winnt.h>). */
+export const MEM = { COMMIT: 0x1000, RESERVE: 0x2000, RELEASE: 0x8000 } as const;
+export const PAGE_READWRITE = 0x04;
 /** CreateToolhelp32Snapshot flags. */
 export const TH32CS_SNAPPROCESS = 0x00000002;
 /** A failed CreateToolhelp32Snapshot/CreateFile handle. */

@@ -265,6 +265,41 @@ export const CONTROL_MSG = {
   TBM_GETRANGEMIN: 0x0401,
   TBM_GETRANGEMAX: 0x0402,
   TBM_SETPOS: 0x0405,
+  // Tree view (TV_FIRST 0x1100), <commctrl.h>
+  TVM_EXPAND: 0x1102,
+  TVM_GETITEMRECT: 0x1104,
+  TVM_GETNEXTITEM: 0x110a,
+  TVM_GETITEMW: 0x113e,
+  // List view (LVM_FIRST 0x1000)
+  LVM_GETITEMCOUNT: 0x1004,
+  LVM_GETITEMRECT: 0x100e,
+  LVM_GETHEADER: 0x101f,
+  LVM_GETITEMSTATE: 0x102c,
+  LVM_GETITEMTEXTW: 0x1073,
+  // Header (HDM_FIRST 0x1200)
+  HDM_GETITEMCOUNT: 0x1200,
+  // Tab control (TCM_FIRST 0x1300)
+  TCM_GETITEMCOUNT: 0x1304,
+  TCM_GETITEMRECT: 0x130a,
+  TCM_GETCURSEL: 0x130b,
+  TCM_GETITEMW: 0x133c,
+} as const;
+
+/** TVM_GETNEXTITEM codes (TVGN_*), tree-item masks and states, list-view rectangles and states, tab masks. */
+export const COMMON_CONTROL = {
+  TVGN_ROOT: 0x0,
+  TVGN_NEXT: 0x1,
+  TVGN_CHILD: 0x4,
+  TVGN_CARET: 0x9,
+  TVIF_TEXT: 0x1,
+  TVIF_STATE: 0x8,
+  TVIF_CHILDREN: 0x40,
+  TVIS_SELECTED: 0x2,
+  TVIS_EXPANDED: 0x20,
+  LVIR_SELECTBOUNDS: 3,
+  LVIS_FOCUSED: 0x1,
+  LVIS_SELECTED: 0x2,
+  TCIF_TEXT: 0x1,
 } as const;
 
 /** Key-state bits for mouse message wParam. */

@@ -1,18 +1,19 @@
 /**
  * The Windows catalog: every cell of issue 14's list, each judged by state the app
  * owns read through Win32. Cells run in this order against one notepad, its Find
- * dialog and a sentinel notepad (world.ts).
+ * dialog, regedit, winecfg and a sentinel notepad (world.ts).
  *
  * @module
  */
 import type { WinCell } from "./cell.ts";
 import { inputCells } from "./cells_input.ts";
+import { stockAppCells } from "./cells_stock_apps.ts";
 import { systemCells } from "./cells_system.ts";
 
 /** Fewer cells than this means cells went missing. */
-export const MIN_CELLS = 30;
+export const MIN_CELLS = 39;
 
 /** Every cell, in run order. */
 export function windowsCatalogCells(): WinCell[] {
-  return [...inputCells(), ...systemCells()];
+  return [...inputCells(), ...stockAppCells(), ...systemCells()];
 }

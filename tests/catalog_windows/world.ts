@@ -1,8 +1,9 @@
 /**
  * The Windows catalog's desktop under Wine: notepad (the target) with its Find dialog,
- * and a second notepad as the sentinel, which holds the foreground during background
- * cells so that any keystroke or click that leaks shows up in its own text. Every
- * reading here goes through Win32 from the test process, never through the driver.
+ * regedit and winecfg (stock apps whose tree view, list view and tab control draw their
+ * own items), and a second notepad as the sentinel, which holds the foreground during
+ * background cells so that any keystroke or click that leaks shows up in its own text.
+ * Every reading here goes through Win32 from the test process, never through the driver.
  *
  * @module
  */
@@ -11,11 +12,13 @@ import { bringToForeground, foregroundWindow } from "../../src/platform/windows/
 import { InputSettler, SendInputKeyboard } from "../../src/platform/windows/input/global_input.ts";
 import {
   className,
+  descendantWindows,
   hwnd,
   isAppWindow,
   sendMessage,
   setControlText,
   windowRect,
+  windowTitle,
 } from "../../src/platform/windows/win32/hwnd.ts";
 import type { TestDriver } from "../_helpers/in_process_driver.ts";
 import { checkOf, StockApp, textOf, waitFor, windowsOf } from "../windows/_win_apps.ts";
@@ -27,6 +30,11 @@ const EM_SCROLLCARET = 0x00b7;
 export const NOTEPAD_FRAME = { x: 40, y: 40, width: 640, height: 480 };
 export const SENTINEL_FRAME = { x: 760, y: 560, width: 480, height: 400 };
 export const SENTINEL_TEXT = "sentinel: nothing may type here";
+export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
+export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
+/** Messages the test sends itself (value-only parameters, no cross-process memory). */
+const TVM_GETNEXTITEM = 0x110a, TVM_SELECTITEM = 0x110b, TVGN_ROOT = 0, TVGN_NEXTVISIBLE = 6, TVGN_CARET = 9;
+const LVM_GETITEMCOUNT = 0x1004, TCM_GETCURSEL = 0x130b, PSM_SETCURSEL = 0x0465;
 
 /** What the desktop looks like to the user, read independently. */
 export interface DesktopReading {
@@ -41,13 +49,19 @@ export class WinWorld implements AsyncDisposable {
     readonly driver: TestDriver,
     readonly notepad: StockApp,
     readonly sentinel: StockApp,
+    readonly regedit: StockApp,
+    readonly winecfg: StockApp,
   ) {}
 
   /** Starts both notepads, places them, and opens the Find dialog. */
   static async start(driver: TestDriver): Promise<WinWorld> {
     const notepad = await StockApp.start("notepad.exe", [], "Notepad");
     const sentinel = await StockApp.start("notepad.exe", [], "Notepad");
-    const world = new WinWorld(driver, notepad, sentinel);
+    const regedit = await StockApp.start("regedit.exe", [], "RegEdit_RegEdit");
+    const winecfg = await StockApp.start("winecfg.exe", [], "#32770");
+    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg);
+    place(regedit.windowId, REGEDIT_FRAME);
+    place(winecfg.windowId, WINECFG_AT, true);
     place(notepad.windowId, NOTEPAD_FRAME);
     place(sentinel.windowId, SENTINEL_FRAME);
     setControlText(world.sentinelEdit, SENTINEL_TEXT);
@@ -91,6 +105,40 @@ export class WinWorld implements AsyncDisposable {
     return this.notepad.control(cls, text, this.find);
   }
 
+  /** regedit's status bar (WM_GETTEXT), which shows the selected key's path. */
+  regeditStatus(): string {
+    return textOf(this.regedit.control("msctls_statusbar32"));
+  }
+
+  /** regedit's tree items in expanded branches, counted with TVGN_NEXTVISIBLE. */
+  regeditVisibleKeys(): number {
+    const tree = this.regedit.control("SysTreeView32");
+    let count = 0;
+    for (
+      let item = sendMessage(tree, TVM_GETNEXTITEM, TVGN_ROOT, 0) ?? 0n;
+      item !== 0n;
+      item = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXTVISIBLE, item) ?? 0n
+    ) count++;
+    return count;
+  }
+
+  /** The rows of regedit's value list (LVM_GETITEMCOUNT). */
+  regeditValueRows(): number {
+    return Number(sendMessage(this.regedit.control("SysListView32"), LVM_GETITEMCOUNT, 0, 0) ?? -1n);
+  }
+
+  /** winecfg's selected tab (TCM_GETCURSEL) and the texts of its visible page's controls. */
+  winecfgPage(): { tab: number; texts: string[] } {
+    const tabs = this.winecfg.control("SysTabControl32");
+    const page = descendantWindows(this.winecfg.windowId).find((w) =>
+      className(w) === "#32770" && user32.symbols.IsWindowVisible(hwnd(w)) !== 0
+    );
+    return {
+      tab: Number(sendMessage(tabs, TCM_GETCURSEL, 0, 0) ?? -1n),
+      texts: page ? descendantWindows(page).map((w) => windowTitle(w)).filter((t) => t) : [],
+    };
+  }
+
   /** Makes the sentinel the foreground window (the user's own window in background cells). */
   async frontSentinel(): Promise<void> {
     if (foregroundWindow() !== this.sentinel.windowId) await bringToForeground(this.sentinel.windowId);
@@ -108,6 +156,11 @@ export class WinWorld implements AsyncDisposable {
     sendMessage(this.findControl("Button", /^&?Up$/i), CONTROL_MSG.BM_SETCHECK, 0, 0);
     sendMessage(this.findControl("Button", /^&?Down$/i), CONTROL_MSG.BM_SETCHECK, 1, 0);
     setControlText(this.findControl("Edit"), "");
+    place(this.regedit.windowId, REGEDIT_FRAME);
+    // regedit's root item selected, winecfg on its first page (test-owned, as a user left them).
+    const tree = this.regedit.control("SysTreeView32");
+    sendMessage(tree, TVM_SELECTITEM, TVGN_CARET, sendMessage(tree, TVM_GETNEXTITEM, TVGN_ROOT, 0) ?? 0n);
+    sendMessage(this.winecfg.windowId, PSM_SETCURSEL, 0, 0);
     await this.frontSentinel();
   }
 
@@ -144,6 +197,8 @@ export class WinWorld implements AsyncDisposable {
     if (this.find && user32.symbols.IsWindow(hwnd(this.find))) sendMessage(this.find, WM.CLOSE, 0, 0);
     await this.notepad[Symbol.asyncDispose]();
     await this.sentinel[Symbol.asyncDispose]();
+    await this.regedit[Symbol.asyncDispose]();
+    await this.winecfg[Symbol.asyncDispose]();
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Operations on one element: actions, state, geometry, text and values, for the three
- * kinds of handle (window controls, menu items, UI Automation elements).
+ * Operations on one element: actions, state, geometry, text and values, for each kind
+ * of handle (window controls, menu items, scroll bars, items a common control draws,
+ * UI Automation elements).
  *
  * Window controls are driven by their own messages, which need neither focus nor the
  * foreground: a click is WM_LBUTTONDOWN/UP posted at the control's centre, text is
@@ -33,10 +34,12 @@ import {
   windowOwner,
   windowRect,
 } from "../win32/hwnd.ts";
+import { itemNow } from "./control_items.ts";
 import { msaaFacts, rangeOf } from "./hwnd_tree.ts";
 import { invokeMenuCommand, menuItemState } from "./menu.ts";
 import {
   type HwndRef,
+  type ItemRef,
   type MenuRef,
   type ScrollRef,
   staleElement,
@@ -71,6 +74,7 @@ export class ElementOps {
     if (ref.kind === "menu") return ref.command ? ["click"] : [];
     if (ref.kind === "scroll") return [];
     if (ref.kind === "hwnd") return CLICKABLE_ROLES.has(ref.role) ? ["click"] : [];
+    if (ref.kind === "item") return this.#item(ref) ? ["click"] : [];
     const element = this.#uiaElement(ref);
     const names: string[] = [];
     for (
@@ -92,6 +96,9 @@ export class ElementOps {
     this.#live(ref);
     if (ref.kind === "menu") return action === "click" && invokeMenuCommand(ref);
     if (ref.kind === "scroll") return false;
+    if (ref.kind === "item") {
+      return action === "click" && await this.#postItemClick(ref);
+    }
     if (ref.kind === "hwnd") {
       if (action !== "click" && action !== "dodefault") return false;
       if (action === "dodefault") return msaaDefaultAction(ref);
@@ -132,8 +139,31 @@ export class ElementOps {
     await this.queue.flush(ref.hwnd);
   }
 
+  /** The item as it is now; a stale token when it is gone or renamed. */
+  #item(ref: ItemRef): NonNullable<ReturnType<typeof itemNow>> {
+    const now = itemNow(ref);
+    if (!now) throw staleElement(ref);
+    return now;
+  }
+
+  /**
+   * A left click posted at the item's centre (what selects a tree item, a row or a tab);
+   * false, sending nothing, when the item is scrolled out of view or in a collapsed branch.
+   */
+  async #postItemClick(ref: ItemRef): Promise<boolean> {
+    const { center } = this.#item(ref);
+    if (!center) return false;
+    const lParam = makeLParam(center.x, center.y);
+    this.queue.post(ref.hwnd, WM.MOUSEMOVE, 0, lParam);
+    this.queue.post(ref.hwnd, WM.LBUTTONDOWN, MK.LBUTTON, lParam);
+    this.queue.post(ref.hwnd, WM.LBUTTONUP, 0, lParam);
+    await this.queue.flush(ref.hwnd);
+    return true;
+  }
+
   state(ref: WindowsRef): ElementState {
     this.#live(ref);
+    if (ref.kind === "item") return this.#item(ref).state;
     if (ref.kind === "scroll") {
       const info = scrollInfo(ref.hwnd, ref.bar);
       if (!info) throw staleElement(ref);
@@ -175,6 +205,7 @@ export class ElementOps {
 
   frame(ref: WindowsRef): Rect | null {
     this.#live(ref);
+    if (ref.kind === "item") return this.#item(ref).frame;
     if (ref.kind === "hwnd") {
       return user32.symbols.IsWindowVisible(hwnd(ref.hwnd)) ? windowRect(ref.hwnd) : null;
     }
@@ -196,6 +227,7 @@ export class ElementOps {
       return text;
     }
     if (ref.kind === "menu" || ref.kind === "scroll") return "";
+    if (ref.kind === "item") return this.#item(ref) && ref.name;
     const element = this.#uiaElement(ref);
     using value = tryPattern(element, "Value");
     if (value) return value.value();
@@ -229,7 +261,7 @@ export class ElementOps {
   setText(ref: WindowsRef, text: string): boolean {
     this.#live(ref);
     if (ref.kind === "hwnd") return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, text);
-    if (ref.kind === "menu" || ref.kind === "scroll") return false;
+    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item") return false;
     using value = tryPattern(this.#uiaElement(ref), "Value");
     if (!value) return false;
     value.setValue(text);
@@ -253,7 +285,7 @@ export class ElementOps {
         step: 1,
       };
     }
-    if (ref.kind === "menu") throw noValue(ref);
+    if (ref.kind === "menu" || ref.kind === "item") throw noValue(ref);
     using range = tryPattern(this.#uiaElement(ref), "RangeValue");
     if (!range) throw noValue(ref);
     return { current: range.value(), min: range.minimum(), max: range.maximum(), step: range.smallChange() };
@@ -289,7 +321,7 @@ export class ElementOps {
 
   grabFocus(ref: WindowsRef): boolean {
     this.#live(ref);
-    if (ref.kind === "menu" || ref.kind === "scroll") return false;
+    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item") return false;
     if (ref.kind === "uia") {
       this.#uiaElement(ref).setFocus();
       return true;

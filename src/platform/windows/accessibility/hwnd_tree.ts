@@ -3,7 +3,8 @@
  * visible control (GetWindow child/sibling order, which is the dialog's tab order),
  * described by MSAA (`AccessibleObjectFromWindow(child, OBJID_CLIENT)`: role, name,
  * state, value) with the control's own messages filling in (WM_GETTEXT, BM_GETCHECK,
- * trackbar positions) and its class where MSAA does not answer, plus the menu bar.
+ * trackbar positions) and its class where MSAA does not answer, plus the menu bar and
+ * the items tree views, list views and tab controls draw themselves (control_items.ts).
  *
  * This is the tree source where UI Automation's tree walk is unavailable: legacy apps
  * on real Windows, and every app under Wine (whose UIA cache requests and tree walkers
@@ -33,6 +34,7 @@ import {
   windowRect,
   windowTitle,
 } from "../win32/hwnd.ts";
+import { controlItemNodes, itemControlOf } from "./control_items.ts";
 import { appendMenuBar } from "./menu.ts";
 import { scrollBarNodes } from "./scroll_bars.ts";
 import type { HwndRef } from "./refs.ts";
@@ -211,7 +213,21 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
       const index = nodes.length;
       const node = describeControl(child, depth, parentIndex, label, focus);
       nodes.push(node);
-      if (depth + 1 <= options.maxDepth) nodes.push(...scrollBarNodes(child, depth + 1, index));
+      if (depth + 1 <= options.maxDepth) {
+        nodes.push(...scrollBarNodes(child, depth + 1, index));
+        const items = itemControlOf(child);
+        if (items) {
+          const found = controlItemNodes(child, items, {
+            depth: depth + 1,
+            maxDepth: options.maxDepth,
+            parent: index,
+            firstIndex: nodes.length,
+            limit: options.maxNodes - nodes.length,
+          });
+          nodes.push(...found.nodes);
+          truncated ||= found.truncated;
+        }
+      }
       label = node.role === AxRole.Label ? node.name : "";
       walk(child, index, depth + 1);
     }

@@ -37,6 +37,22 @@ export interface ScrollRef {
   role: AxRole;
 }
 
+/**
+ * An item a common control draws itself (a tree-view item, a list-view row, a tab),
+ * read and acted on through the control's messages (control_items.ts). `name` is the
+ * item's text when the snapshot was taken: a token whose item was renamed or replaced
+ * is stale.
+ */
+export interface ItemRef {
+  kind: "item";
+  hwnd: number;
+  control: "tree" | "list" | "tab";
+  /** The HTREEITEM of a tree item, else the item's index. */
+  item: number;
+  name: string;
+  role: AxRole;
+}
+
 /** A UI Automation element, held by the back end until the next snapshot of its window. */
 export interface UiaRef {
   kind: "uia";
@@ -46,7 +62,7 @@ export interface UiaRef {
 }
 
 /** Every kind of element handle. */
-export type WindowsRef = HwndRef | MenuRef | ScrollRef | UiaRef;
+export type WindowsRef = HwndRef | MenuRef | ScrollRef | ItemRef | UiaRef;
 
 /**
  * Checks that `ref` is one of ours.
@@ -57,7 +73,7 @@ export function asRef(ref: unknown): WindowsRef {
   const candidate = ref as Partial<WindowsRef> | null;
   if (
     candidate && typeof candidate === "object" && typeof candidate.hwnd === "number" &&
-    ["hwnd", "menu", "scroll", "uia"].includes(candidate.kind as string)
+    ["hwnd", "menu", "scroll", "item", "uia"].includes(candidate.kind as string)
   ) {
     return candidate as WindowsRef;
   }
