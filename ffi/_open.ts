@@ -4,7 +4,10 @@
  * tried: a wrong override fails loudly instead of silently loading another copy.
  *
  * Importing a binding never opens anything, so every OS's bindings can be
- * type-checked and bundled on any host.
+ * type-checked and bundled on any host. Symbols are bound one by one on first use: Deno
+ * builds a call trampoline per bound symbol, and binding all 78 of libX11's measured 290 ms
+ * on a loaded 2-core VM against 57 ms for three, which a one-shot CLI call would pay for
+ * symbols it never calls.
  *
  * @module
  */
@@ -34,20 +37,25 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
   candidates: readonly string[],
   symbols: S,
 ): LazyLibrary<S> {
-  let library: Deno.DynamicLibrary<S> | null = null;
+  let path: string | null = null;
   let failure: LibraryLoadError | null = null;
+  let bound: Deno.DynamicLibrary<S>["symbols"] | null = null;
+  /** Every handle stays open: the process uses its symbols until it exits. */
+  const handles: Deno.DynamicLibrary<Deno.ForeignLibraryInterface>[] = [];
   const overrideVariable = `CUA_DRIVER_LIB_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
 
-  function open(): Deno.DynamicLibrary<S> {
-    if (library) return library;
+  /** Loads the library (no symbols yet) from the first path that opens; returns that path. */
+  function open(): string {
+    if (path) return path;
     if (failure) throw failure;
     const override = Deno.env.get(overrideVariable);
     const paths = override ? [override] : [...candidates];
     let lastError: unknown;
-    for (const path of paths) {
+    for (const candidate of paths) {
       try {
-        library = Deno.dlopen(path, symbols);
-        return library;
+        handles.push(Deno.dlopen(candidate, {}));
+        path = candidate;
+        return path;
       } catch (error) {
         lastError = error;
       }
@@ -56,10 +64,39 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
     throw failure;
   }
 
+  /** The symbol table, each symbol bound on its first access and then a plain property. */
+  function lazySymbols(): Deno.DynamicLibrary<S>["symbols"] {
+    const from = open();
+    const table = {} as Deno.DynamicLibrary<S>["symbols"];
+    for (const symbol of Object.keys(symbols)) {
+      Object.defineProperty(table, symbol, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          let handle: Deno.DynamicLibrary<Deno.ForeignLibraryInterface>;
+          try {
+            handle = Deno.dlopen(from, { [symbol]: symbols[symbol] } as Deno.ForeignLibraryInterface);
+          } catch (error) {
+            // A required symbol this copy of the library lacks (optional ones come back null).
+            throw new LibraryLoadError(`${name} (symbol ${symbol})`, [from], overrideVariable, {
+              cause: error,
+            });
+          }
+          handles.push(handle);
+          const value = handle.symbols[symbol];
+          Object.defineProperty(table, symbol, { value, enumerable: true, writable: false });
+          return value;
+        },
+      });
+    }
+    return table;
+  }
+
   return {
     name,
     get symbols() {
-      return open().symbols;
+      bound ??= lazySymbols();
+      return bound;
     },
     available() {
       try {

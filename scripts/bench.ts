@@ -6,12 +6,13 @@
  * 2. get_window_state of gtk3-widget-factory (tree + screenshot) vs a per-node libatspi walk.
  * 3. An MCP tools/call round trip over stdio.
  * 4. Side by side with peers (installed on first use, see scripts/bench/peers.ts): the browser
- *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng.
+ *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng; a one-shot
+ *    `cua-driver get_screen_size` process against scrot and `xdotool getmouselocation`.
  *
  * 5. Sizes: tools/list bytes and get_window_state characters on stock apps (scripts/bench/sizes.ts).
  *
  * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
- * benchmarks: browser, png) runs just those and updates their rows; `--only sizes` the sizes
+ * benchmarks: browser, png, cli) runs just those and updates their rows; `--only sizes` the sizes
  * (`--record-before` stores them as the "before" column). On Windows (and under Wine,
  * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
@@ -22,7 +23,9 @@ import { startRuntime } from "../src/runtime.ts";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
 import type { Backend } from "../src/platform/types.ts";
+import { bundle } from "./bundle.ts";
 import { benchBrowser } from "./bench/browser.ts";
+import { benchCli } from "./bench/cli.ts";
 import { benchPng } from "./bench/png.ts";
 import { openMcp } from "./bench/mcp_client.ts";
 import { peerMarkdown, type PeerResults } from "./bench/peer_report.ts";
@@ -31,7 +34,7 @@ import { runSizeReport } from "./bench/sizes.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1].split(",") : null;
-const PEERS = ["browser", "png"] as const;
+const PEERS = ["browser", "png", "cli"] as const;
 const root = new URL("..", import.meta.url).pathname;
 
 function median(values: number[]): number {
@@ -77,6 +80,7 @@ async function peerBenchmarks(previous: PeerResults | undefined, backend?: Backe
     load: (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" "),
   };
   if (wanted.includes("browser")) peers.browser = await benchBrowser(env, Math.max(RUNS, 21));
+  if (wanted.includes("cli")) peers.cli = await benchCli(env, Math.max(9, RUNS), await bundle());
   if (wanted.includes("png")) {
     peers.png = await withBackend(backend, (own) => benchPng(own, env, Math.max(6, Math.ceil(RUNS / 2))));
   }

@@ -1,6 +1,6 @@
 /**
- * Import boundaries (STYLE.md S9), checked from the import statements of every
- * source file: raw bindings stay raw, tools never reach an OS folder or a native
+ * Import boundaries (STYLE.md S9), checked from the import statements and literal
+ * `import()` calls of every source file: raw bindings stay raw, tools never reach an OS folder or a native
  * library, and only src/platform/mod.ts chooses an OS.
  *
  *     deno run -A scripts/check_boundaries.ts     (exit 1 and a list on violation)
@@ -60,8 +60,10 @@ export async function findViolations(): Promise<Violation[]> {
   for (const top of ["ffi", "src", "tools"]) {
     for await (const file of sourceFiles(top)) {
       const text = await Deno.readTextFile(join(root, file));
-      for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)[^"';]*?from\s*["']([^"']+)["']/g)) {
-        const specifier = match[1];
+      const imports =
+        /(?:^|\n)\s*(?:import|export)[^"';]*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+      for (const match of text.matchAll(imports)) {
+        const specifier = match[1] ?? match[2];
         if (!specifier.startsWith(".")) continue;
         const target = relative(root, resolve(root, dirname(file), specifier));
         const broken = rule(file, target);

@@ -1,23 +1,34 @@
 /**
  * The single entry point for every mode: `deno run -A src/main.ts <args>`
- * behaves exactly like the compiled executable.
+ * behaves exactly like the compiled executable. Only the CLI's argument handling is
+ * loaded up front; each command loads what it needs (a one-shot tool call: that tool,
+ * the registry and this OS's back end; `serve`: gRPC too).
  *
  * @module
  */
-import { ToolCatalog } from "./core/registry.ts";
-import { runDemo } from "./demo.ts";
-import { startRuntime } from "./runtime.ts";
 import { runCli } from "./transports/cli.ts";
-import { networkConfigFromEnv, startNetworkServer } from "./transports/grpc/server.ts";
-import { allTools } from "../tools/mod.ts";
+import { loadTool, toolNames } from "../tools/index.ts";
 
 if (import.meta.main) {
   const code = await runCli(Deno.args, {
-    catalog: new ToolCatalog(allTools),
-    startRuntime: (options) =>
-      startRuntime({ ...options, log: (line) => console.error(`cua-driver: ${line}`) }),
-    runDemo,
+    toolNames,
+    loadTool,
+    async catalog() {
+      const [{ ToolCatalog }, { allTools }] = await Promise.all([
+        import("./core/registry.ts"),
+        import("../tools/mod.ts"),
+      ]);
+      return new ToolCatalog(allTools);
+    },
+    async startRuntime(options) {
+      const { startRuntime } = await import("./runtime.ts");
+      return await startRuntime({ ...options, log: (line) => console.error(`cua-driver: ${line}`) });
+    },
+    async runDemo(registry, args) {
+      return await (await import("./demo.ts")).runDemo(registry, args);
+    },
     async serveExtras(registry) {
+      const { networkConfigFromEnv, startNetworkServer } = await import("./transports/grpc/server.ts");
       const config = networkConfigFromEnv((name) => Deno.env.get(name));
       if (!config) return null;
       const server = await startNetworkServer({ registry, ...config });

@@ -5,15 +5,15 @@
  * @module
  */
 import { ConfigStore } from "./core/config.ts";
-import { closePngWorker } from "./core/image/png_worker.ts";
+import { releaseProcessResources } from "./core/process_resources.ts";
 import { ToolRegistry } from "./core/registry.ts";
 import type { ListingOptions } from "./core/tool_listing.ts";
 import { createAuthorizer } from "./core/permissions/authorizer.ts";
 import { createLaunchPolicy } from "./core/permissions/launch_policy.ts";
 import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
 import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
+import type { AnyTool } from "./core/tool.ts";
 import { createBackend, type DesktopMode } from "./platform/mod.ts";
-import { allTools } from "../tools/mod.ts";
 
 /** A running driver. */
 export interface Runtime {
@@ -32,6 +32,13 @@ export interface RuntimeOptions {
   permissions?: PermissionConfig;
   permissionMode?: PermissionMode;
   log?: (line: string) => void;
+  /** The tools to serve (default: every tool, loaded now); a one-shot CLI call passes its one. */
+  tools?: readonly AnyTool[];
+  /**
+   * Ends idle sessions periodically (default true). A one-shot CLI call ends its sessions when
+   * it closes, and skips the timer (whose first use loads Deno's Node timers).
+   */
+  sweepSessions?: boolean;
 }
 
 /** Starts the back end (and the embedded desktop when needed) and builds the registry. */
@@ -44,7 +51,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = new ConfigStore();
   if (config.loadWarning) options.log?.(config.loadWarning);
   const permissions = options.permissions ??
-    resolvePermissions({
+    await resolvePermissions({
       mode: options.permissionMode ?? "standard",
       dangerouslyBypass: options.permissionMode === "unrestricted",
       env: () => undefined,
@@ -55,13 +62,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     permissions.grants,
     createLaunchPolicy(permissions),
   );
-  const registry = new ToolRegistry(allTools, backend, state, createAuthorizer(permissions), options.listing);
-  state.sessions.startSweeper();
+  const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
+  const registry = new ToolRegistry(tools, backend, state, createAuthorizer(permissions), options.listing);
+  if (options.sweepSessions !== false) state.sessions.startSweeper();
   let closed: Promise<void> | null = null;
   return {
     registry,
     close() {
-      closed ??= state.sessions.close().then(() => backend.close()).finally(closePngWorker);
+      closed ??= state.sessions.close().then(() => backend.close()).finally(releaseProcessResources);
       return closed;
     },
   };

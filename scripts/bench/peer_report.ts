@@ -5,6 +5,7 @@
  * @module
  */
 import type { BrowserBench } from "./browser.ts";
+import type { CliBench } from "./cli.ts";
 import type { PngBench } from "./png.ts";
 
 /** Every peer comparison of one run (each may be missing when not run). */
@@ -13,6 +14,7 @@ export interface PeerResults {
   load?: string;
   browser?: BrowserBench;
   png?: PngBench;
+  cli?: CliBench;
 }
 
 /** Median of a sample. */
@@ -75,6 +77,29 @@ export function peerMarkdown(peers: PeerResults): string {
       "",
       "",
     ]);
+  }
+  const c = peers.cli;
+  if (c) {
+    const ours = median(c.source_ms), scrot = median(c.scrot_ms), xdotool = median(c.xdotool_ms);
+    const empty = median(c.deno_empty_ms);
+    rows.push([
+      "One-shot CLI process: `cua-driver get_screen_size` (deno run src/main.ts, as the launcher runs it)",
+      `${ms(ours)} (an empty Deno script: ${ms(empty)})`,
+      `scrot (a screenshot to a file): ${ms(scrot)}; \`xdotool getmouselocation\`: ${ms(xdotool)}`,
+      `${ratio(ours, scrot)} of scrot, ${ratio(ours, xdotool)} of xdotool`,
+      "< 120 ms on an idle machine",
+      "see note",
+    ]);
+    if (c.bundle_ms) {
+      rows.push([
+        "Same, from the single bundled file (dist/cua-driver.js)",
+        ms(median(c.bundle_ms)),
+        `scrot: ${ms(scrot)}`,
+        ratio(median(c.bundle_ms), scrot),
+        "",
+        "",
+      ]);
+    }
   }
   const table = [
     "| Path | cua-driver (median) | Peer, same run (median) | Ratio | Goal | Met |",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { delimiter, isAbsolute, resolve, sep } from "node:path";
+import { delimiter, isAbsolute, resolve, sep } from "./file_paths.ts";
 
 /** A program file, identified by its real path and its inode. */
 export interface ResolvedProgram {

@@ -238,6 +238,7 @@ export class ToolRegistry extends ToolCatalog {
         }),
       validate: (nested, nestedArgs) => void this.#parse(nested, nestedArgs),
     };
+    await this.state.prepare(tool.capabilities);
     const tracked = tool.sessionRequiring !== false;
     if (tracked) this.state.sessions.enter(session);
     let result: ToolResult;

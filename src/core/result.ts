@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 
 /** A text part. */
 export interface TextPart {
@@ -38,12 +37,16 @@ export function imagePart(bytes: Uint8Array, mimeType: string): ImagePart {
   return { type: "image", data: base64(bytes), mimeType };
 }
 
-/** Base64 of bytes (native, no call-stack limits). */
+/** Base64 of bytes (native `Uint8Array.prototype.toBase64`: no node:buffer to load). */
 export function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return bytes.toBase64();
 }
 
-/** Decodes base64 into bytes. */
+/**
+ * Decodes base64 into bytes (native `Uint8Array.fromBase64`).
+ *
+ * @throws {SyntaxError} when `text` is not base64.
+ */
 export function fromBase64(text: string): Uint8Array {
-  return new Uint8Array(Buffer.from(text, "base64"));
+  return Uint8Array.fromBase64(text);
 }

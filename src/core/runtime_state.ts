@@ -7,10 +7,10 @@ import { InputLock } from "./action/input_lock.ts";
 import { allowAnyProgram, type LaunchPolicy } from "./permissions/launch_policy.ts";
 import type { CallObserver } from "./call_observer.ts";
 import { AgentCursorStore } from "./agent_cursor/store.ts";
-import { BrowserStore } from "./browser/store.ts";
+import type { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
-import { Recorder } from "./recording/recorder.ts";
+import type { Recorder } from "./recording/recorder.ts";
 import { SessionManager } from "./session.ts";
 import { SnapshotStore } from "./snapshots.ts";
 
@@ -45,12 +45,10 @@ export class RuntimeState {
   readonly capturePolicies = new Map<string, CapturePolicy>();
   /** Each session's agent cursor. */
   readonly agentCursors = new AgentCursorStore();
-  /** Browsers launched or admitted, and each session's bound targets, tabs and refs. */
-  readonly browsers = new BrowserStore();
-  /** Watchers of every authorized call (the recorder first). */
+  /** Watchers of every authorized call (the recorder, once it exists). */
   readonly callObservers = new Set<CallObserver>();
-  /** The daemon-wide trajectory recorder. */
-  readonly recorder = new Recorder();
+  #browsers: BrowserStore | null = null;
+  #recorder: Recorder | null = null;
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",
@@ -63,9 +61,54 @@ export class RuntimeState {
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
-    this.sessions.addCleanupHook("recording", (session) => this.recorder.sessionEnded(session.id));
-    this.callObservers.add(this.recorder);
+    this.sessions.addCleanupHook("recording", (session) => this.#recorder?.sessionEnded(session.id));
     this.sessions.addCleanupHook("agent_cursor", (session) => this.agentCursors.drop(session.id));
-    this.sessions.addCleanupHook("browser", (session) => this.browsers.dropSession(session.id));
+    this.sessions.addCleanupHook("browser", (session) => this.#browsers?.dropSession(session.id));
+  }
+
+  /**
+   * Loads the state a tool keeps, by its capabilities, the first time such a tool runs (the
+   * registry calls this before every call): the browser store for `browser.*` tools, the
+   * trajectory recorder for `recording.*` tools. A one-shot CLI call of another tool never
+   * loads their code.
+   */
+  async prepare(capabilities: readonly string[]): Promise<void> {
+    if (!this.#browsers && capabilities.some((c) => c.startsWith("browser."))) {
+      const { BrowserStore } = await import("./browser/store.ts");
+      this.#browsers ??= new BrowserStore();
+    }
+    if (!this.#recorder && capabilities.some((c) => c.startsWith("recording."))) {
+      const { Recorder } = await import("./recording/recorder.ts");
+      if (!this.#recorder) {
+        this.#recorder = new Recorder();
+        // Only a recording tool starts a recording: from now on the recorder watches every call.
+        this.callObservers.add(this.#recorder);
+      }
+    }
+  }
+
+  /**
+   * Browsers launched or admitted, and each session's bound targets, tabs and refs.
+   *
+   * @throws {TypeError} before {@linkcode prepare} loaded it (a programming error).
+   */
+  get browsers(): BrowserStore {
+    if (!this.#browsers) throw new TypeError("RuntimeState.browsers is used before prepare() loaded it");
+    return this.#browsers;
+  }
+
+  /**
+   * The runtime-wide trajectory recorder.
+   *
+   * @throws {TypeError} before {@linkcode prepare} loaded it (a programming error).
+   */
+  get recorder(): Recorder {
+    if (!this.#recorder) throw new TypeError("RuntimeState.recorder is used before prepare() loaded it");
+    return this.#recorder;
+  }
+
+  /** True while session `sessionId` owns the active recording (false when no recorder exists). */
+  recordingOwnedBy(sessionId: string): boolean {
+    return this.#recorder?.ownedBy(sessionId) ?? false;
   }
 }

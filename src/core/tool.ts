@@ -95,6 +95,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   readonly needsDesktop?: boolean;
   /** A compatibility tool another one replaces: callable, but listed only when asked for. */
   readonly legacy?: boolean;
+  /**
+   * True for tools that run other tools through `ctx.dispatch` (run_actions, replay_trajectory):
+   * a registry serving such a tool must hold every tool (a one-shot CLI call loads them all).
+   */
+  readonly runsOtherTools?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

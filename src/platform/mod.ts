@@ -3,10 +3,8 @@
  *
  * @module
  */
-import { createDarwinBackend, createDarwinSystemFacility } from "./darwin/mod.ts";
-import { createLinuxBackend, createLinuxSystem, type DesktopMode } from "./linux/mod.ts";
+import type { DesktopMode } from "./linux/mod.ts";
 import type { Backend, SystemBackend } from "./types.ts";
-import { createWindowsBackend, createWindowsSystem } from "./windows/mod.ts";
 
 export type { DesktopMode };
 
@@ -25,34 +23,35 @@ export async function createBackend(
   os: typeof Deno.build.os = Deno.build.os,
   options: BackendOptions = {},
 ): Promise<Backend> {
+  // Only the chosen OS's modules are loaded.
   switch (os) {
-    case "linux":
+    case "linux": {
+      const { createLinuxBackend } = await import("./linux/mod.ts");
       return await createLinuxBackend({
         desktop: options.desktop ?? "auto",
         waitForDisplay: options.waitForDisplay,
         log: options.log,
       });
-    case "darwin":
-      return createDarwinBackend();
+    }
     case "windows":
-      return createWindowsBackend({ log: options.log });
+      return (await import("./windows/mod.ts")).createWindowsBackend({ log: options.log });
     default:
-      return createDarwinBackend();
+      return (await import("./darwin/mod.ts")).createDarwinBackend();
   }
 }
 
 /**
  * The OS facilities apart from the desktop (processes, programs, packages, sockets) for
  * `os` (default: this host). Opens no display: for the CLI, the daemon client and anything
- * that runs before or without a back end.
+ * that runs before or without a back end. Loads only that OS's code.
  */
-export function systemFor(os: typeof Deno.build.os = Deno.build.os): SystemBackend {
+export async function systemFor(os: typeof Deno.build.os = Deno.build.os): Promise<SystemBackend> {
   switch (os) {
     case "linux":
-      return createLinuxSystem();
+      return (await import("./linux/system.ts")).createLinuxSystem();
     case "windows":
-      return createWindowsSystem();
+      return (await import("./windows/system.ts")).createWindowsSystem();
     default:
-      return createDarwinSystemFacility();
+      return (await import("./darwin/mod.ts")).createDarwinSystemFacility();
   }
 }

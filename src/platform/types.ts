@@ -392,11 +392,12 @@ export type PerceptionInstallOutcome = PackageInstallOutcome;
 
 /**
  * Local, CPU-only text recognition on a screenshot (no network, no remote model).
- * Optional: a back end without it has `perception` undefined.
+ * Optional: a back end without it has `perception` undefined. Every method is async, so that
+ * a back end can load the engine's code on first use.
  */
 export interface PerceptionBackend {
   /** Probes the engine (library and language data); cheap after the first call. */
-  status(): PerceptionStatus;
+  status(): Promise<PerceptionStatus>;
   /**
    * Recognizes the text of an image, lines in reading order, in the image's pixel space.
    *
@@ -404,7 +405,7 @@ export interface PerceptionBackend {
    */
   recognizeText(image: RawImage, signal: AbortSignal): Promise<PerceivedLine[]>;
   /** The install command for this system; null when no supported package manager exists. */
-  installPlan(): PerceptionInstallPlan | null;
+  installPlan(): Promise<PerceptionInstallPlan | null>;
   /** Runs the install plan, then probes the engine again. */
   install(plan: PerceptionInstallPlan, signal: AbortSignal): Promise<PerceptionInstallOutcome>;
 }

@@ -5,36 +5,37 @@
  * @module
  */
 import { DriverError } from "../core/errors.ts";
-import { closeNames, CONTRACT_VERSION, type ToolCatalog, type ToolRegistry } from "../core/registry.ts";
+import type { PermissionConfig } from "../core/permissions/config.ts";
+import type { ToolCatalog, ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
-import { fromBase64 } from "../core/result.ts";
-import { type PermissionConfig, resolvePermissions } from "../core/permissions/config.ts";
-import { launcherPath } from "../core/build_info.ts";
+import type { AnyTool } from "../core/tool.ts";
 import type { ListingOptions } from "../core/tool_listing.ts";
 import { VERSION } from "../version.ts";
-import { writeCallerFile } from "../core/safe_files.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
-import {
-  callCommand,
-  mcpProxyCommand,
-  serveCommand,
-  type ServeExtras,
-  statusCommand,
-  stopCommand,
-} from "./cli_daemon.ts";
-import { serveMcpStdio } from "./mcp_stdio.ts";
+import type { ServeExtras } from "./cli_daemon.ts";
 
-/** What the CLI needs from the composition root. */
+/**
+ * What the CLI needs from the composition root. Everything heavy is loaded on demand: a
+ * one-shot tool call loads that tool (and what it imports), never the MCP server, the daemon,
+ * gRPC or the other tools.
+ */
 export interface CliHost {
-  catalog: ToolCatalog;
-  startRuntime(
-    options: {
-      desktop: DesktopChoice;
-      permissions: PermissionConfig;
-      waitForDisplay?: boolean;
-      listing?: ListingOptions;
-    },
-  ): Promise<{
+  /** Every tool's name, known without loading any tool. */
+  toolNames: readonly string[];
+  /** Loads every tool into a catalog (list-tools, describe, manifest). */
+  catalog(): Promise<ToolCatalog>;
+  /** Loads one tool; undefined for an unknown name. */
+  loadTool(name: string): Promise<AnyTool | undefined>;
+  startRuntime(options: {
+    desktop: DesktopChoice;
+    permissions: PermissionConfig;
+    waitForDisplay?: boolean;
+    listing?: ListingOptions;
+    /** The tools to serve; every tool when absent. */
+    tools?: readonly AnyTool[];
+    /** False for a one-shot call: no idle-session timer. */
+    sweepSessions?: boolean;
+  }): Promise<{
     registry: ToolRegistry;
     close(): Promise<void>;
   }>;
@@ -126,36 +127,47 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     case "list-tools": {
       const listing = listingFromFlags(args);
       if (typeof listing === "string") return usage(listing);
-      for (const tool of host.catalog.withListing(listing).list()) {
+      for (const tool of (await host.catalog()).withListing(listing).list()) {
         console.log(`${tool.name}: ${firstSentence(tool.description)}`);
       }
       return EXIT.ok;
     }
     case "describe":
-      return describe(host.catalog, args.positionals[0]);
-    case "manifest":
-      console.log(JSON.stringify(manifest(host.catalog), null, args.flags.has("--pretty") ? 2 : undefined));
+      return await describe(await host.catalog(), args.positionals[0]);
+    case "manifest": {
+      const [catalog, { CONTRACT_VERSION }, { launcherPath }] = await Promise.all([
+        host.catalog(),
+        import("../core/registry.ts"),
+        import("../core/build_info.ts"),
+      ]);
+      const json = manifest(catalog, { contractVersion: CONTRACT_VERSION, launcher: launcherPath() });
+      console.log(JSON.stringify(json, null, args.flags.has("--pretty") ? 2 : undefined));
       return EXIT.ok;
+    }
     case "mcp":
-      if (args.flags.has("--socket")) return await mcpProxyCommand(args);
+      if (args.flags.has("--socket")) return await (await import("./cli_daemon.ts")).mcpProxyCommand(args);
       return await withRuntime(args, host, async (registry) => {
+        const { serveMcpStdio } = await import("./mcp_stdio.ts");
         await serveMcpStdio(registry, { onClose: (lease) => registry.state.sessions.endLease(lease) });
         return EXIT.ok;
       }, { waitForDisplay: true });
     case "serve":
-      return await withRuntime(args, host, (registry) => serveCommand(registry, args, host.serveExtras), {
-        waitForDisplay: true,
-      });
+      return await withRuntime(
+        args,
+        host,
+        async (registry) => (await import("./cli_daemon.ts")).serveCommand(registry, args, host.serveExtras),
+        { waitForDisplay: true },
+      );
     case "call":
-      return await callCommand(args, printResult);
+      return await (await import("./cli_daemon.ts")).callCommand(args, printResult);
     case "status":
-      return await statusCommand(args);
+      return await (await import("./cli_daemon.ts")).statusCommand(args);
     case "stop":
-      return await stopCommand(args);
+      return await (await import("./cli_daemon.ts")).stopCommand(args);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     default:
-      if (!host.catalog.get(command)) {
+      if (!host.toolNames.includes(command)) {
         console.error(
           `cua-driver: unknown command or tool "${command}". Run "cua-driver --help" or "cua-driver list-tools".`,
         );
@@ -177,6 +189,9 @@ async function runTool(name: string, args: ParsedArgs, host: CliHost): Promise<n
     console.error(`cua-driver: ${(error as Error).message}`);
     return EXIT.usage;
   }
+  // Only this tool is loaded, unless it runs others (run_actions, replay_trajectory).
+  const tool = (await host.loadTool(name))!;
+  const tools = tool.runsOtherTools ? undefined : [tool];
   return await withRuntime(args, host, async (registry) => {
     const result = await registry.call(name, toolArgs, {
       lease: `cli-${crypto.randomUUID()}`,
@@ -184,13 +199,17 @@ async function runTool(name: string, args: ParsedArgs, host: CliHost): Promise<n
     });
     await printResult(result, args);
     return result.isError ? EXIT.toolError : EXIT.ok;
-  });
+  }, { oneShot: { tools } });
 }
 
 async function printResult(result: ToolResult, args: ParsedArgs): Promise<void> {
   const outFile = args.flags.get("--screenshot-out-file");
   const image = result.content.find((part) => part.type === "image");
   if (typeof outFile === "string" && image?.type === "image") {
+    const [{ fromBase64 }, { writeCallerFile }] = await Promise.all([
+      import("../core/result.ts"),
+      import("../core/safe_files.ts"),
+    ]);
     try {
       await writeCallerFile(outFile, fromBase64(image.data), { field: "--screenshot-out-file" });
     } catch (error) {
@@ -221,7 +240,12 @@ async function withRuntime(
   args: ParsedArgs,
   host: CliHost,
   body: (registry: ToolRegistry) => Promise<number>,
-  { waitForDisplay = false } = {},
+  options: {
+    /** Servers: start without a reachable display and connect when one appears. */
+    waitForDisplay?: boolean;
+    /** A one-shot tool call: the tools it needs (every tool when undefined), and no idle-session sweep. */
+    oneShot?: { tools: readonly AnyTool[] | undefined };
+  } = {},
 ): Promise<number> {
   const desktop = args.flags.get("--desktop") ?? Deno.env.get("CUA_DRIVER_DESKTOP") ?? "auto";
   if (desktop !== "auto" && desktop !== "embedded" && desktop !== "system") {
@@ -232,7 +256,7 @@ async function withRuntime(
   if (typeof listing === "string") return usage(listing);
   let permissions: PermissionConfig;
   try {
-    permissions = permissionsFromFlags(args);
+    permissions = await permissionsFromFlags(args);
   } catch (error) {
     console.error(`cua-driver: ${(error as Error).message}`);
     return EXIT.usage;
@@ -244,7 +268,14 @@ async function withRuntime(
   }
   let runtime;
   try {
-    runtime = await host.startRuntime({ desktop, permissions, waitForDisplay, listing });
+    runtime = await host.startRuntime({
+      desktop,
+      permissions,
+      waitForDisplay: options.waitForDisplay ?? false,
+      listing,
+      tools: options.oneShot?.tools,
+      sweepSessions: !options.oneShot,
+    });
   } catch (error) {
     const message = error instanceof DriverError && error.data.hint
       ? `${error.message}: ${error.data.hint}`
@@ -274,12 +305,13 @@ function usage(message: string): number {
 }
 
 /** The permission configuration the launcher's flags and environment ask for. */
-export function permissionsFromFlags(args: ParsedArgs): PermissionConfig {
+export async function permissionsFromFlags(args: ParsedArgs): Promise<PermissionConfig> {
+  const { resolvePermissions } = await import("../core/permissions/config.ts");
   const value = (flag: string) => {
     const v = args.flags.get(flag);
     return typeof v === "string" ? v : undefined;
   };
-  return resolvePermissions({
+  return await resolvePermissions({
     mode: value("--permission-mode"),
     dangerouslyBypass: args.flags.has("--dangerously-bypass-approvals"),
     manifestPath: value("--capability-manifest"),
@@ -288,9 +320,10 @@ export function permissionsFromFlags(args: ParsedArgs): PermissionConfig {
   });
 }
 
-function describe(catalog: ToolCatalog, name: string | undefined): number {
+async function describe(catalog: ToolCatalog, name: string | undefined): Promise<number> {
   const tool = name ? catalog.fullListing(name) : undefined;
   if (!tool) {
+    const { closeNames } = await import("../core/registry.ts");
     const close = name ? closeNames(name, catalog.names) : [];
     console.error(
       close.length
@@ -311,13 +344,16 @@ function describe(catalog: ToolCatalog, name: string | undefined): number {
 }
 
 /** The `manifest` command's JSON. */
-export function manifest(catalog: ToolCatalog): Record<string, unknown> {
+export function manifest(
+  catalog: ToolCatalog,
+  about: { contractVersion: string; launcher: string },
+): Record<string, unknown> {
   return {
     schema_version: "1",
     binary_version: VERSION,
-    contract_version: CONTRACT_VERSION,
-    binary_path: launcherPath(),
-    mcp_invocation: { command: launcherPath(), args: ["mcp"] },
+    contract_version: about.contractVersion,
+    binary_path: about.launcher,
+    mcp_invocation: { command: about.launcher, args: ["mcp"] },
     subcommands: [
       { name: "mcp", description: "Serve MCP on stdio", args: [{ name: "--desktop", type: "string" }] },
       {

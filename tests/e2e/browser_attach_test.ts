@@ -53,7 +53,7 @@ Deno.test({
     const plain = await startRuntime({ desktop: "system", permissionMode: "standard" });
     const granted = await startRuntime({
       desktop: "system",
-      permissions: resolvePermissions({ grants: ["existing-profile"], env: () => undefined }),
+      permissions: await resolvePermissions({ grants: ["existing-profile"], env: () => undefined }),
     });
     const opts = (lease: string) => ({ lease, transport: "cli" as const, timeoutMs: 20_000 });
     try {

@@ -23,7 +23,7 @@ Deno.test({
       manifest,
       "version: 3\nexpires_after: 1h\nidle_timeout: 30m\nallow:\n  tools: [get_screen_size]\n",
     );
-    const permissions = resolvePermissions({
+    const permissions = await resolvePermissions({
       mode: "bounded",
       manifestPath: manifest,
       approveManifest: true,

@@ -89,6 +89,7 @@ export default defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   risk: "r1",
   capabilities: ["input.batch"],
+  runsOtherTools: true,
   async run(ctx, args) {
     const dispatch = ctx.dispatch;
     if (!dispatch) {

@@ -42,6 +42,7 @@ export default defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   risk: "r3",
   capabilities: ["recording.replay"],
+  runsOtherTools: true,
   async run(ctx, args) {
     const dispatch = ctx.dispatch;
     if (!dispatch) {

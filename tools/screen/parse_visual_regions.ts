@@ -73,7 +73,7 @@ export default defineTool({
         hint: "use the accessibility tree (get_window_state) or pixels read from the screenshot",
       });
     }
-    const status = perception.status();
+    const status = await perception.status();
     if (!status.installed) {
       throw new DriverError("not_installed", `The perception engine is not installed: ${status.missing}`, {
         extension: "perception",

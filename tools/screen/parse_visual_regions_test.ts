@@ -42,12 +42,12 @@ function kit(status: PerceptionStatus = INSTALLED) {
   ];
   const seen: RawImage[] = [];
   const perception: PerceptionBackend = {
-    status: () => status,
+    status: () => Promise.resolve(status),
     recognizeText: (image) => {
       seen.push(image);
       return Promise.resolve(lines);
     },
-    installPlan: () => null,
+    installPlan: () => Promise.resolve(null),
     install: () => Promise.reject(new Error("not used")),
   };
   const fake = Object.assign(new FakeBackend(), { perception });

@@ -50,7 +50,7 @@ export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof S
     client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
     transport,
     cursor_visible: ctx.state.agentCursors.peek(session.id)?.visible ?? false,
-    recording_active: ctx.state.recorder.ownedBy(session.id),
+    recording_active: ctx.state.recordingOwnedBy(session.id),
     idle_seconds: idle,
     expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),
   };

@@ -37,7 +37,7 @@ export default defineTool({
         hint: "use the accessibility tree (get_window_state) or pixels read from the screenshot",
       });
     }
-    const before = perception.status();
+    const before = await perception.status();
     const engine = { name: before.engine, version: before.version };
     if (before.installed) {
       return ok(
@@ -45,7 +45,7 @@ export default defineTool({
         `✅ perception is installed: ${before.engine} ${before.version}`,
       );
     }
-    const plan = perception.installPlan();
+    const plan = await perception.installPlan();
     if (!plan) {
       throw new DriverError("unsupported_platform", "No supported package manager (apt-get) on this system", {
         missing: before.missing,
@@ -72,7 +72,7 @@ export default defineTool({
       );
     }
     const outcome = await perception.install(plan, ctx.signal);
-    const after = perception.status();
+    const after = await perception.status();
     const structured = {
       ...preview,
       installed: after.installed,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../file_paths.ts";
 import type { AgentCursorStyle } from "../../platform/types.ts";
 import { configPath } from "../config.ts";
 

@@ -34,6 +34,7 @@ import { type PixelFormat, pngKernel } from "./_png_kernel.ts";
 import { pngSimd } from "./_png_simd.ts";
 import { type DeflatePart, joinDeflateParts } from "./_zlib_join.ts";
 import { crc32 } from "./_crc32.ts";
+import { onRelease } from "../process_resources.ts";
 import { lendBgrx, peekBgrx, returnBgrx } from "./bgrx_image.ts";
 import { DEFAULT_PNG_LEVEL, encodePng, type EncodePngOptions } from "./png.ts";
 
@@ -381,8 +382,16 @@ let shared: PngEncoderPool | null = null;
  * ```
  */
 export function encodePngOffThread(image: RawImage, options: EncodePngOptions = {}): Promise<Uint8Array> {
-  shared ??= new PngEncoderPool();
-  return shared.encode(image, options);
+  return sharedPool().encode(image, options);
+}
+
+/** The process-wide pool, created on first use; a runtime's close terminates it. */
+function sharedPool(): PngEncoderPool {
+  if (!shared) {
+    shared = new PngEncoderPool();
+    onRelease(closePngWorker);
+  }
+  return shared;
 }
 
 /**
@@ -392,8 +401,7 @@ export function encodePngOffThread(image: RawImage, options: EncodePngOptions = 
  * @returns Resolves true once one can encode, false if none can start.
  */
 export function startPngWorker(): Promise<boolean> {
-  shared ??= new PngEncoderPool();
-  return shared.start();
+  return sharedPool().start();
 }
 
 /** The process-wide encoder pool's state, or "none" before first use and after close. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { DriverError } from "../errors.ts";
-import { canonicalPath, isPseudoFile } from "../safe_files.ts";
+import { canonicalPath, isPseudoFile } from "../caller_paths.ts";
 import type { Authorizer } from "../registry.ts";
 import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PermissionMode } from "../runtime_state.ts";
-import { type CapabilityManifest, loadManifest } from "./manifest.ts";
+import type { CapabilityManifest } from "./manifest.ts";
 
 /** The runtime's permissions. */
 export interface PermissionConfig {
@@ -41,11 +41,12 @@ function truthy(value: string | undefined): boolean {
 }
 
 /**
- * Resolves the permission configuration.
+ * Resolves the permission configuration. A manifest file is read (and its YAML parser loaded)
+ * only when one is named.
  *
  * @throws {Error} with a startup message when the combination is not allowed.
  */
-export function resolvePermissions(inputs: PermissionInputs): PermissionConfig {
+export async function resolvePermissions(inputs: PermissionInputs): Promise<PermissionConfig> {
   const env = inputs.env ?? ((name: string) => Deno.env.get(name));
   const bypass = inputs.dangerouslyBypass === true || truthy(env("CUA_DRIVER_DANGEROUSLY_BYPASS_APPROVALS"));
   const requested = inputs.mode ?? env("CUA_DRIVER_PERMISSION_MODE");
@@ -86,7 +87,9 @@ export function resolvePermissions(inputs: PermissionInputs): PermissionConfig {
   if (approved && manifestPath === undefined) {
     throw new Error("--approve-capability-manifest was given without --capability-manifest");
   }
-  const manifest = manifestPath !== undefined ? loadManifest(manifestPath) : null;
+  const manifest = manifestPath !== undefined
+    ? (await import("./manifest.ts")).loadManifest(manifestPath)
+    : null;
   if (mode === "bounded") {
     if (!manifest) {
       throw new Error("Permission mode bounded needs a capability manifest (--capability-manifest PATH)");

@@ -40,17 +40,17 @@ function refusal(fn: () => unknown): string {
 
 const session = {} as never;
 
-Deno.test("resolvePermissions defaults to standard and needs acknowledgements for the risky modes", () => {
-  assert.equal(resolvePermissions({ env: noEnv }).mode, "standard");
-  assert.throws(
+Deno.test("resolvePermissions defaults to standard and needs acknowledgements for the risky modes", async () => {
+  assert.equal((await resolvePermissions({ env: noEnv })).mode, "standard");
+  await assert.rejects(
     () => resolvePermissions({ mode: "unrestricted", env: noEnv }),
     /dangerously-bypass-approvals/,
   );
   assert.equal(
-    resolvePermissions({ mode: "yolo", dangerouslyBypass: true, env: noEnv }).mode,
+    (await resolvePermissions({ mode: "yolo", dangerouslyBypass: true, env: noEnv })).mode,
     "unrestricted",
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       resolvePermissions({
         mode: "unrestricted",
@@ -59,33 +59,36 @@ Deno.test("resolvePermissions defaults to standard and needs acknowledgements fo
       }),
     /disabled/,
   );
-  assert.throws(
+  await assert.rejects(
     () => resolvePermissions({ mode: "standard", dangerouslyBypass: true, env: noEnv }),
     /only goes with/,
   );
-  assert.throws(() => resolvePermissions({ mode: "bounded", env: noEnv }), /needs a capability manifest/);
-  assert.throws(() => resolvePermissions({ mode: "sideways", env: noEnv }), /Unknown permission mode/);
-  assert.throws(() => resolvePermissions({ grants: ["everything"], env: noEnv }), /Unknown grant/);
+  await assert.rejects(
+    () => resolvePermissions({ mode: "bounded", env: noEnv }),
+    /needs a capability manifest/,
+  );
+  await assert.rejects(() => resolvePermissions({ mode: "sideways", env: noEnv }), /Unknown permission mode/);
+  await assert.rejects(() => resolvePermissions({ grants: ["everything"], env: noEnv }), /Unknown grant/);
 });
 
-Deno.test("resolvePermissions requires the manifest approval and both timeouts in bounded mode", () => {
+Deno.test("resolvePermissions requires the manifest approval and both timeouts in bounded mode", async () => {
   const path = writeManifest("version: 3\nallow:\n  tools: [get_screen_size]\n");
-  assert.throws(
+  await assert.rejects(
     () => resolvePermissions({ mode: "bounded", manifestPath: path, env: noEnv }),
     /approve-capability-manifest/,
   );
-  assert.throws(
+  await assert.rejects(
     () => resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
     /expires_after and idle_timeout/,
   );
   const bad = writeManifest("version: 3\nallow:\n  tools: []\n");
-  assert.throws(
+  await assert.rejects(
     () => resolvePermissions({ mode: "bounded", manifestPath: bad, approveManifest: true, env: noEnv }),
     /invalid/,
   );
 });
 
-Deno.test("createAuthorizer in bounded mode denies tools, processes, files and the desktop outside the manifest", () => {
+Deno.test("createAuthorizer in bounded mode denies tools, processes, files and the desktop outside the manifest", async () => {
   const path = writeManifest(`version: 3
 expires_after: 1h
 idle_timeout: 30m
@@ -98,7 +101,7 @@ resources:
   files:
     write: [{ dir: /tmp/allowed }]
 `);
-  const config = resolvePermissions({
+  const config = await resolvePermissions({
     mode: "bounded",
     manifestPath: path,
     approveManifest: true,
@@ -141,9 +144,9 @@ resources:
   }
 });
 
-Deno.test("createAuthorizer never lets a tool target the driver itself, in any mode", () => {
+Deno.test("createAuthorizer never lets a tool target the driver itself, in any mode", async () => {
   const authorize = createAuthorizer(
-    resolvePermissions({ mode: "unrestricted", dangerouslyBypass: true, env: noEnv }),
+    await resolvePermissions({ mode: "unrestricted", dangerouslyBypass: true, env: noEnv }),
   );
   assert.equal(
     refusal(() => authorize(tool("kill_app", "r3"), { pid: Deno.pid }, session)),
@@ -164,7 +167,7 @@ function program(path: string, args: string[] = []) {
   return { realPath, dev: info.dev, ino: info.ino ?? 0, args };
 }
 
-Deno.test("createLaunchPolicy lets bounded mode launch only the manifest's real files", () => {
+Deno.test("createLaunchPolicy lets bounded mode launch only the manifest's real files", async () => {
   const dir = Deno.makeTempDirSync();
   try {
     // A file named like the allowed program, and a link named like it, are not it.
@@ -182,7 +185,7 @@ resources:
     - executable: /bin/true
       launch: false
 `);
-    const config = resolvePermissions({
+    const config = await resolvePermissions({
       mode: "bounded",
       manifestPath: path,
       approveManifest: true,
@@ -194,7 +197,7 @@ resources:
     for (const other of ["/bin/sh", `${dir}/sleep`, `${dir}/sleep-copy`, "/bin/true"]) {
       assert.equal(refusal(() => check(program(other))), "bounded_resource_outside_manifest", other);
     }
-    const standard = createLaunchPolicy(resolvePermissions({ env: noEnv }));
+    const standard = createLaunchPolicy(await resolvePermissions({ env: noEnv }));
     assert.equal(
       refusal(() => standard(program("/bin/sh"))),
       "allowed",
@@ -205,7 +208,7 @@ resources:
   }
 });
 
-Deno.test("createAuthorizer judges file grants by where a path really leads", () => {
+Deno.test("createAuthorizer judges file grants by where a path really leads", async () => {
   const root = Deno.makeTempDirSync();
   try {
     Deno.mkdirSync(`${root}/allowed`);
@@ -225,7 +228,7 @@ resources:
     read: [{ dir: ${root}/allowed, recursive: false }]
 `);
     const authorize = createAuthorizer(
-      resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
+      await resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
     );
     const write = (file: string) =>
       refusal(() => authorize(tool("get_window_state", "r3"), { screenshot_out_file: file }, session));

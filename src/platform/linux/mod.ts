@@ -1,25 +1,35 @@
 /**
  * The Linux back end: X11 through libX11 FFI, AT-SPI over D-Bus, /proc and XDG
  * for apps. Starts a private desktop when asked to, or when there is no DISPLAY.
+ * Apps, accessibility, input, the clipboard and text recognition load on first use
+ * (`lazy_facility.ts`), as do the health and permission probes.
  *
  * @module
  */
 import { deferredBackend } from "../../core/deferred_backend.ts";
 import { asDriverError, DriverError } from "../../core/errors.ts";
-import type { Backend, HealthCheck, PermissionCheck } from "../types.ts";
-import { LinuxApps } from "./apps.ts";
-import { AtspiAccessibility } from "./atspi/mod.ts";
+import type {
+  AccessibilityBackend,
+  AppBackend,
+  Backend,
+  ClipboardBackend,
+  HealthCheck,
+  InputBackend,
+  PerceptionBackend,
+  PermissionCheck,
+} from "../types.ts";
+import type { LinuxApps } from "./apps.ts";
+import type { AtspiAccessibility } from "./atspi/mod.ts";
 import { X11AgentCursors } from "./cursor/mod.ts";
-import { discoverDesktop, type Discovery } from "./desktop_discovery.ts";
+import type { Discovery } from "./desktop_discovery.ts";
 import { EmbeddedDesktop } from "./embedded_desktop.ts";
-import { linuxHealth } from "./health.ts";
-import { X11Input } from "./input/mod.ts";
-import { LinuxPerception } from "./perception/mod.ts";
-import { linuxPermissions } from "./permissions.ts";
+import type { X11Input } from "./input/mod.ts";
+import { lazyFacility } from "./lazy_facility.ts";
+import type { LinuxPerception } from "./perception/mod.ts";
 import { createLinuxSystem } from "./system.ts";
 
 export { createLinuxSystem } from "./system.ts";
-import { X11Clipboard } from "./x11/clipboard.ts";
+import type { X11Clipboard } from "./x11/clipboard.ts";
 import { enableOffscreenCapture } from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
@@ -84,7 +94,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
       system: createLinuxSystem(),
       start: () => startLinuxBackend(options),
       initialError,
-      offlinePermissions: () => linuxPermissions(null),
+      offlinePermissions: async () => (await import("./permissions.ts")).linuxPermissions(null),
       log: options.log,
     });
   }
@@ -110,48 +120,58 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     windowsNeedIt: () => !display.offscreenCapture,
   });
   const windows = new X11Windows(() => display.get());
-  const apps = new LinuxApps({ env });
-  const input = new X11Input(() => display.get());
-  const accessibility = new AtspiAccessibility({
-    windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
-  });
-  const clipboard = new X11Clipboard(displayName);
-  const perception = new LinuxPerception();
+  const apps = lazyFacility<LinuxApps>(async () => new (await import("./apps.ts")).LinuxApps({ env }));
+  const input = lazyFacility<X11Input>(async () =>
+    new (await import("./input/mod.ts")).X11Input(() => display.get())
+  );
+  const accessibility = lazyFacility<AtspiAccessibility>(async () =>
+    new (await import("./atspi/mod.ts")).AtspiAccessibility({
+      windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
+    })
+  );
+  const clipboard = lazyFacility<X11Clipboard>(async () =>
+    new (await import("./x11/clipboard.ts")).X11Clipboard(displayName)
+  );
+  const perception = lazyFacility<LinuxPerception>(async () =>
+    new (await import("./perception/mod.ts")).LinuxPerception()
+  );
 
   return {
     os: "linux",
     description: `X11 ${displayName}${desktop ? " (embedded)" : found ? ` (found: ${found.reason})` : ""}`,
     screen,
     windows,
-    apps,
-    accessibility,
-    clipboard,
-    input,
-    perception,
+    apps: apps.facility as AppBackend,
+    accessibility: accessibility.facility as AccessibilityBackend,
+    clipboard: clipboard.facility as ClipboardBackend,
+    input: input.facility as InputBackend,
+    perception: perception.facility as PerceptionBackend,
     agentCursor,
     system: createLinuxSystem(),
-    permissions(): Promise<PermissionCheck[]> {
-      return linuxPermissions(clipboard);
+    async permissions(): Promise<PermissionCheck[]> {
+      const { linuxPermissions } = await import("./permissions.ts");
+      return await linuxPermissions(clipboard.facility);
     },
-    health(names: readonly string[]): Promise<HealthCheck[]> {
-      return linuxHealth({
+    async health(names: readonly string[]): Promise<HealthCheck[]> {
+      const [{ linuxHealth }, atspi] = await Promise.all([import("./health.ts"), accessibility.load()]);
+      return await linuxHealth({
         displayName,
         embedded: desktop !== null,
         connection: () => display.get(),
         offscreenCapture: () => display.offscreenCapture,
         screen,
-        input,
-        accessibility,
+        input: input.facility,
+        accessibility: atspi,
       }, names);
     },
     async close() {
       // Every resource is released even when one of them fails to close (a lost X server).
       const steps: (() => unknown)[] = [
         () => agentCursor.close(),
-        () => perception.close(),
-        () => input.close(),
-        () => clipboard.dispose(),
-        () => accessibility.close(),
+        () => perception.loaded()?.close(),
+        () => input.loaded()?.close(),
+        () => clipboard.loaded()?.dispose(),
+        () => accessibility.loaded()?.close(),
         () => screen.dispose(),
         () => display.close(),
         () => desktop?.stop(),
@@ -169,7 +189,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
 
 /**
  * The desktop to drive: the one DISPLAY names (discovery fills in a missing bus), the
- * user's running desktop found by {@linkcode discoverDesktop}, or a private one.
+ * user's running desktop found by `discoverDesktop` (desktop_discovery.ts), or a private one.
  */
 async function chooseDesktop(
   options: LinuxBackendOptions,
@@ -181,7 +201,9 @@ async function chooseDesktop(
   // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
   const found = options.desktop === "embedded"
     ? null
-    : await discoverDesktop({ mode: hasDisplay ? "system" : options.desktop });
+    : await (await import("./desktop_discovery.ts")).discoverDesktop({
+      mode: hasDisplay ? "system" : options.desktop,
+    });
   if (found?.chosen) {
     options.log?.(`desktop ${options.desktop}: ${hasDisplay ? "using" : "attaching to"} ${found.reason}`);
     return { desktop: null, found };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { normalize } from "node:path";
+import { normalize } from "../../core/file_paths.ts";
 import { findExecutable } from "../posix/find_executable.ts";
 import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
 import { posixRun, posixSpawn } from "../posix/process.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "../../core/file_paths.ts";
 
 /** PATH when the environment has none (execvp's `confstr(_CS_PATH)` plus the sbin directories). */
 export const DEFAULT_SEARCH_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";

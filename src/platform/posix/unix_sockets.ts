@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../core/file_paths.ts";
 import { DriverError } from "../../core/errors.ts";
 import type { LocalConnection, LocalListener, LocalSockets } from "../types.ts";
 

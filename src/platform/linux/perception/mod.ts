@@ -67,7 +67,11 @@ export class LinuxPerception implements PerceptionBackend {
   #status: PerceptionStatus | null = null;
   #engine: TesseractEngine | null = null;
 
-  status(): PerceptionStatus {
+  status(): Promise<PerceptionStatus> {
+    return Promise.resolve(this.#statusNow());
+  }
+
+  #statusNow(): PerceptionStatus {
     return this.#status ??= this.#probe(false);
   }
 
@@ -94,7 +98,7 @@ export class LinuxPerception implements PerceptionBackend {
   }
 
   async recognizeText(image: RawImage, signal: AbortSignal): Promise<PerceivedLine[]> {
-    const status = this.status();
+    const status = this.#statusNow();
     if (!status.installed) {
       throw notInstalled(status);
     }
@@ -102,8 +106,8 @@ export class LinuxPerception implements PerceptionBackend {
     return await this.#engine.recognize(toGrey(image), signal);
   }
 
-  installPlan(): PerceptionInstallPlan | null {
-    return perceptionInstallPlan();
+  installPlan(): Promise<PerceptionInstallPlan | null> {
+    return Promise.resolve(perceptionInstallPlan());
   }
 
   async install(plan: PerceptionInstallPlan, signal: AbortSignal): Promise<PerceptionInstallOutcome> {

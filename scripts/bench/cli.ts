@@ -1,0 +1,86 @@
+/**
+ * One-shot CLI benchmark: `cua-driver get_screen_size` as a fresh process, against scrot
+ * (a screenshot to a file) and `xdotool getmouselocation`, in rounds that run each command
+ * once in turn (so the machine's load hits all alike), plus an empty Deno script for the
+ * runtime's own start-up. The driver runs from source (`deno run src/main.ts`: one module per
+ * file, as `deno compile` embeds them) and as the single bundled file (dist/cua-driver.js).
+ *
+ * @module
+ */
+import { CACHED_ONLY } from "../deno_child.ts";
+import { median } from "./peer_report.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/** What the CLI benchmark measured (wall time per process, ms). */
+export interface CliBench {
+  source_ms: number[];
+  bundle_ms: number[] | null;
+  deno_empty_ms: number[];
+  scrot_ms: number[];
+  xdotool_ms: number[];
+}
+
+async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const out = await new Deno.Command(command, { args, env, stdout: "null", stderr: "piped" }).output();
+  const ms = performance.now() - started;
+  if (!out.success) {
+    throw new Error(`${command} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return ms;
+}
+
+/** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
+export async function benchCli(
+  env: Record<string, string>,
+  rounds: number,
+  bundle: string | null,
+): Promise<CliBench> {
+  const deno = Deno.execPath();
+  const shot = await Deno.makeTempFile({ suffix: ".png" });
+  const empty = await Deno.makeTempFile({ suffix: ".js" });
+  const childEnv = { ...env, DENO_NO_PACKAGE_JSON: "1" };
+  const result: CliBench = {
+    source_ms: [],
+    bundle_ms: bundle ? [] : null,
+    deno_empty_ms: [],
+    scrot_ms: [],
+    xdotool_ms: [],
+  };
+  try {
+    const runs: [number[], string, string[]][] = [
+      [result.source_ms, deno, ["run", "-A", ...CACHED_ONLY, `${root}src/main.ts`, "get_screen_size"]],
+      ...(bundle
+        ? [
+          [result.bundle_ms!, deno, ["run", "-A", bundle, "get_screen_size"]] as [number[], string, string[]],
+        ]
+        : []),
+      [result.deno_empty_ms, deno, ["run", "-A", empty]],
+      [result.scrot_ms, "scrot", ["-o", shot]],
+      [result.xdotool_ms, "xdotool", ["getmouselocation"]],
+    ];
+    for (const [, command, args] of runs) await timed(command, args, childEnv); // warm-up (caches)
+    for (let round = 0; round < rounds; round++) {
+      for (const [sink, command, args] of runs) sink.push(await timed(command, args, childEnv));
+    }
+    return result;
+  } finally {
+    await Deno.remove(shot).catch(() => {});
+    await Deno.remove(empty).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  const { withDesktop } = await import("./desktop.ts");
+  const { bundle } = await import("../bundle.ts");
+  const built = await bundle();
+  const result = await withDesktop((env) => benchCli(env, Number(Deno.args[0]) || 9, built));
+  const line = (label: string, values: number[] | null) =>
+    values && console.log(label.padEnd(16), median(values).toFixed(0).padStart(6), "ms");
+  line("source", result.source_ms);
+  line("bundle", result.bundle_ms);
+  line("deno empty", result.deno_empty_ms);
+  line("scrot", result.scrot_ms);
+  line("xdotool", result.xdotool_ms);
+}
