@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The Windows suite under Wine 10: builds the harness once, then runs the Windows `deno.exe` on it.
 #
-#   sh scripts/wine.sh [test]                        # build if missing, run tests/windows with deno.exe, then
+#   bash scripts/wine.sh [test]                        # build if missing, run tests/windows with deno.exe, then
 #                                                    # tests/wine_host (Linux clients of deno.exe under Wine)
-#   sh scripts/wine.sh test FILES...                 # only these Windows test files
-#   sh scripts/wine.sh host [FILES...]               # only the host-side tests (default tests/wine_host/)
-#   sh scripts/wine.sh run SCRIPT [ARGS...]          # build if missing, run one script with deno.exe (benchmarks)
-#   sh scripts/wine.sh build                         # only build (or check) the harness
-#   sh scripts/wine.sh exec PROGRAM [ARGS...]        # run one Windows program inside a running harness
+#   bash scripts/wine.sh test FILES...                 # only these Windows test files
+#   bash scripts/wine.sh host [FILES...]               # only the host-side tests (default tests/wine_host/)
+#   bash scripts/wine.sh run SCRIPT [ARGS...]          # build if missing, run one script with deno.exe (benchmarks)
+#   bash scripts/wine.sh build                         # only build (or check) the harness
+#   bash scripts/wine.sh exec PROGRAM [ARGS...]        # run one Windows program inside a running harness
 #                                                    # (CUA_WINE_DISPLAY set by `test`; used by host-side tests)
-#   sh scripts/wine.sh clean                         # delete the cache
+#   bash scripts/wine.sh clean                         # delete the cache
 #
 # The harness is a Debian trixie chroot (debootstrap --variant=minbase) holding Wine 10, Xvfb and a Wine prefix,
 # and deno.exe from npm @deno/win32-x64 (2.9.4: the registry has no 2.9.3 for Windows). Debian 12's own Wine 8

@@ -39,13 +39,20 @@ Deno.test({
     const screen = new Win32Screen();
     const [display] = await screen.displays();
     assert.ok(display.bounds.width >= 1024, `display ${JSON.stringify(display)}`);
-    const shot = await screen.captureDisplay(display.id);
+    // Notepad's window exists before it has painted: wait for a capture with its pixels in it.
+    let colours = 0;
+    const shot = await waitFor("a desktop capture with more than 2 colours", async () => {
+      const shot = await screen.captureDisplay(display.id);
+      const seen = new Set<number>();
+      for (let i = 0; i < shot.data.length; i += 4 * 97) {
+        seen.add(shot.data[i] << 16 | shot.data[i + 1] << 8 | shot.data[i + 2]);
+      }
+      colours = seen.size;
+      return colours > 2 ? shot : null;
+    }).catch((error) => {
+      throw new Error(`${error.message} (the last had ${colours})`);
+    });
     assert.equal(shot.width, display.bounds.width);
-    const colours = new Set<number>();
-    for (let i = 0; i < shot.data.length; i += 4 * 97) {
-      colours.add(shot.data[i] << 16 | shot.data[i + 1] << 8 | shot.data[i + 2]);
-    }
-    assert.ok(colours.size > 2, `the desktop capture has ${colours.size} colours`);
     const recording = await screen.recordingSource({ frameRate: 10, drawCursor: false });
     assert.deepEqual(recording.ffmpegInput.slice(0, 2), ["-f", "gdigrab"]);
     assert.equal(recording.ffmpegInput.at(-1), "desktop");
