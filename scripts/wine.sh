@@ -87,6 +87,9 @@ build_wine() {
   local t=$SECONDS
   log "installing wine, xvfb and fonts in the chroot"
   mount_all
+  # The chroot is a disposable cache: dpkg need not fsync each of the ~200 packages it unpacks (most of the
+  # stage's time; the 231 MB download takes seconds).
+  echo force-unsafe-io >"$ROOT/etc/dpkg/dpkg.cfg.d/cua-unsafe-io"
   chroot "$ROOT" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin DEBIAN_FRONTEND=noninteractive \
     apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends \
     wine wine64 xvfb xauth fonts-wine libxrender1 libxrandr2 libxi6 libxcursor1 libxcomposite1 libxfixes3 \
