@@ -2,8 +2,8 @@
  * Stock-app cells: regedit's tree view and value list, and winecfg's tab control, whose
  * items are drawn by the control itself (no child window, no MSAA child under Wine).
  * Each is judged by what the app shows on its own: regedit's status bar (the selected
- * key's path), the tree's and list's own item counts, winecfg's selected tab and the
- * controls of the page it shows.
+ * key's path), the tree's and list's own item counts (a double-click expands a key),
+ * winecfg's selected tab and the controls of the page it shows.
  *
  * @module
  */
@@ -95,6 +95,26 @@ export function stockAppCells(): WinCell[] {
     keyCell("HKEY_LOCAL_MACHINE", "element", "background"),
     keyCell("HKEY_CURRENT_USER", "pixel", "background"),
     keyCell("HKEY_USERS", "element", "foreground"),
+    {
+      id: "double_click.element.background.regedit_expand",
+      tool: "double_click",
+      addressing: "element",
+      delivery: "background",
+      calls: async (w) => {
+        const view = await observe(w, w.regedit.pid, w.regedit.windowId);
+        const token = view.token(key("HKEY_CURRENT_USER"));
+        return [{
+          tool: "double_click",
+          args: { ...regeditTarget(w), element_token: token, delivery_mode: "background" },
+        }];
+      },
+      oracle: reading(
+        "HKEY_CURRENT_USER expands: the tree shows more keys (TVGN_NEXTVISIBLE)",
+        (w) => w.regeditVisibleKeys(),
+        (b, a) => a > b,
+      ),
+      expect: { kind: "delivered" },
+    },
     {
       id: "click.element.background.winecfg_tab",
       tool: "click",

@@ -33,7 +33,8 @@ export const SENTINEL_TEXT = "sentinel: nothing may type here";
 export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
 export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
 /** Messages the test sends itself (value-only parameters, no cross-process memory). */
-const TVM_GETNEXTITEM = 0x110a, TVM_SELECTITEM = 0x110b, TVGN_ROOT = 0, TVGN_NEXTVISIBLE = 6, TVGN_CARET = 9;
+const TVM_EXPAND = 0x1102, TVE_COLLAPSE = 1, TVM_GETNEXTITEM = 0x110a, TVM_SELECTITEM = 0x110b;
+const TVGN_ROOT = 0, TVGN_NEXT = 1, TVGN_CHILD = 4, TVGN_NEXTVISIBLE = 6, TVGN_CARET = 9;
 const LVM_GETITEMCOUNT = 0x1004, TCM_GETCURSEL = 0x130b, PSM_SETCURSEL = 0x0465;
 
 /** What the desktop looks like to the user, read independently. */
@@ -157,9 +158,15 @@ export class WinWorld implements AsyncDisposable {
     sendMessage(this.findControl("Button", /^&?Down$/i), CONTROL_MSG.BM_SETCHECK, 1, 0);
     setControlText(this.findControl("Edit"), "");
     place(this.regedit.windowId, REGEDIT_FRAME);
-    // regedit's root item selected, winecfg on its first page (test-owned, as a user left them).
+    // regedit's root item selected and its keys collapsed, winecfg on its first page (test-owned).
     const tree = this.regedit.control("SysTreeView32");
-    sendMessage(tree, TVM_SELECTITEM, TVGN_CARET, sendMessage(tree, TVM_GETNEXTITEM, TVGN_ROOT, 0) ?? 0n);
+    const root = sendMessage(tree, TVM_GETNEXTITEM, TVGN_ROOT, 0) ?? 0n;
+    sendMessage(tree, TVM_SELECTITEM, TVGN_CARET, root);
+    for (
+      let key = sendMessage(tree, TVM_GETNEXTITEM, TVGN_CHILD, root) ?? 0n;
+      key !== 0n;
+      key = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXT, key) ?? 0n
+    ) sendMessage(tree, TVM_EXPAND, TVE_COLLAPSE, key);
     sendMessage(this.winecfg.windowId, PSM_SETCURSEL, 0, 0);
     await this.frontSentinel();
   }
