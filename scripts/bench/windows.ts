@@ -7,6 +7,9 @@
  * 2. A 1024x768 capture encoded to PNG vs the bare BitBlt + GetDIBits.
  * 3. A background click (element token, then pixel) on the Find dialog's check box,
  *    each confirmed by BM_GETCHECK, vs posting WM_LBUTTONDOWN/UP by hand.
+ * 4. get_window_state of regedit, tree only: its tree-view and list-view items are read
+ *    through the controls' messages in regedit's memory, vs walking the tree's handles
+ *    with TVGN_NEXTVISIBLE alone.
  *
  * Writes bench/results_windows.md and bench/results_windows.json. Wine is not Windows:
  * these are numbers for the record.
@@ -135,6 +138,25 @@ export async function windowsBench(runs: number): Promise<void> {
       while (checkOf(box) === before) sendMessage(box, CONTROL_MSG.BM_GETCHECK, 0, 0);
     });
 
+    // 4. regedit's tree items through the control's messages vs the bare handle walk.
+    await using regedit = await StockApp.start("regedit.exe", [], "RegEdit_RegEdit");
+    const tree = regedit.control("SysTreeView32");
+    let regeditNodes = 0;
+    const regeditMs = await sample(runs, async () => {
+      const result = await call("get_window_state", {
+        pid: regedit.pid,
+        window_id: regedit.windowId,
+        include_screenshot: false,
+      });
+      regeditNodes = result.structuredContent?.total_element_count as number;
+    });
+    const handleWalkMs = await sample(runs, () => {
+      // TVM_GETNEXTITEM: TVGN_ROOT, then TVGN_NEXTVISIBLE.
+      for (let item = sendMessage(tree, 0x110a, 0, 0) ?? 0n; item !== 0n;) {
+        item = sendMessage(tree, 0x110a, 6, item) ?? 0n;
+      }
+    });
+
     const results = {
       date: new Date().toISOString(),
       deno: Deno.version.deno,
@@ -154,6 +176,11 @@ export async function windowsBench(runs: number): Promise<void> {
         capture_and_png_median_ms: median(pngMs),
         png_bytes: capturePng,
         bitblt_getdibits_median_ms: median(blitMs),
+      },
+      items: {
+        regedit_nodes: regeditNodes,
+        regedit_tree_only_median_ms: median(regeditMs),
+        tree_handle_walk_median_ms: median(handleWalkMs),
       },
       background_click: {
         element_click_median_ms: median(elementClickMs),
@@ -180,11 +207,12 @@ function markdown(r: {
   runs: number;
   window_state: Record<string, number | string>;
   capture_png: Record<string, number | string>;
+  items: Record<string, number>;
   background_click: Record<string, number>;
 }): string {
   const f = (n: number | string) =>
     typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(1)) : n;
-  const w = r.window_state, c = r.capture_png, b = r.background_click;
+  const w = r.window_state, c = r.capture_png, b = r.background_click, i = r.items;
   return `# Windows benchmark results (under Wine)
 
 Measured ${r.date} with deno.exe ${r.deno} on ${r.system}, ${r.runs} runs per median, in the harness of
@@ -210,5 +238,10 @@ Wine is not Windows: these are numbers for the record; baselines are the bare Wi
 | Background click by pixel, with a fresh get_window_state screenshot before each | ${
     f(b.pixel_click_with_fresh_screenshot_median_ms)
   } ms | |
+| get_window_state of regedit, tree only (tree-view and list-view items read in its memory) | ${
+    f(i.regedit_tree_only_median_ms)
+  } ms (${f(i.regedit_nodes)} nodes) | TVGN_NEXTVISIBLE handle walk alone: ${
+    f(i.tree_handle_walk_median_ms)
+  } ms |
 `;
 }
