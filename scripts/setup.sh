@@ -11,12 +11,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# A machine whose extra CA (a TLS proxy's, a company's) is only in SSL_CERT_FILE: neither Node (npm) nor
-# Deno reads that variable, so hand the same file to each in the variable it does read.
-if [ -n "${SSL_CERT_FILE:-}" ] && [ -r "$SSL_CERT_FILE" ]; then
-  export NODE_EXTRA_CA_CERTS="${NODE_EXTRA_CA_CERTS:-$SSL_CERT_FILE}"
-  export DENO_CERT="${DENO_CERT:-$SSL_CERT_FILE}"
-fi
+# A CA only in SSL_CERT_FILE is handed to npm and Deno (NODE_EXTRA_CA_CERTS, DENO_CERT).
+. scripts/_ca_env.sh
 
 # 1. npm packages. `npm ci` installs exactly the lock and never rewrites it; it runs again when the lock is
 # newer than the last install (npm records each install in node_modules/.package-lock.json).

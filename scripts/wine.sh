@@ -32,6 +32,9 @@ RUN=$CACHE/run
 MIRROR=${CUA_WINE_MIRROR:-$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
+# A CA only in SSL_CERT_FILE is handed to npm (npm ci, npm pack) and the Linux deno (fill_deno_dir).
+. "$REPO/scripts/_ca_env.sh"
+
 log() { echo "wine.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
@@ -149,7 +152,7 @@ build_prefix() {
 
 # Fills the shared Deno cache with the npm packages and modules the Windows tests import (Linux deno, no Wine).
 fill_deno_dir() {
-  cp "${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$ROOT/opt/ca.crt" 2>/dev/null || true
+  cp "${DENO_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$ROOT/opt/ca.crt" 2>/dev/null || true
   # npm ci installs exactly the lock and never rewrites it (as scripts/setup.sh does).
   [ -x "$HOST_DENO" ] || (cd "$REPO" && npm ci --no-audit --no-fund >/dev/null)
   (cd "$REPO" && DENO_DIR="$ROOT/opt/deno_dir" DENO_NO_PACKAGE_JSON=1 "$HOST_DENO" cache --quiet \
