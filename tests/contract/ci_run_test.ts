@@ -84,12 +84,20 @@ async function calls(dir: string): Promise<Call[]> {
   });
 }
 
-async function setUp(): Promise<string> {
+/** Runs `fn` with a new directory holding `tmp/` (the TMPDIR of .ci/run) and `ca.pem`, then removes it. */
+async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cua-ci-run-test-" });
-  await Deno.mkdir(`${dir}/tmp`);
-  await Deno.writeTextFile(`${dir}/ca.pem`, "not a real CA; only its path is passed on\n");
-  return dir;
+  try {
+    await Deno.mkdir(`${dir}/tmp`);
+    await Deno.writeTextFile(`${dir}/ca.pem`, "not a real CA; only its path is passed on\n");
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
+
+/** A step that records itself, then hangs in a child whose pid it writes to `$CI_RECORD.pid`. */
+const HANG = `sh record.sh && sh -c 'sleep 300 & echo $! >"$CI_RECORD.pid"; sleep 300'`;
 
 /** True while the process exists and is not a zombie. */
 function alive(pid: number): boolean {
@@ -117,8 +125,7 @@ async function readmeCommands(): Promise<string[]> {
 }
 
 Deno.test(".ci/run runs the README's two commands in a fresh clone with an empty DENO_DIR and the CA only in SSL_CERT_FILE", async () => {
-  const dir = await setUp();
-  try {
+  await inTempDir(async (dir) => {
     const record = "sh record.sh";
     const repo = await standIn(dir, { start: record, test: record, "test:windows": record });
     const out = await ciCommand(dir, repo, "5m").output();
@@ -144,17 +151,14 @@ Deno.test(".ci/run runs the README's two commands in a fresh clone with an empty
       assert.equal(call.denoCert, "unset");
     }
     assert.deepEqual([...Deno.readDirSync(`${dir}/tmp`)], [], "the clone and DENO_DIR are removed");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test(".ci/run runs every step after a failure, stops a hung step with its children, and fails on a changed clone", async () => {
-  const dir = await setUp();
-  try {
+  await inTempDir(async (dir) => {
     const repo = await standIn(dir, {
       start: "sh record.sh && exit 3",
-      test: `sh record.sh && sh -c 'sleep 300 & echo $! >"$CI_RECORD.pid"; sleep 300'`,
+      test: HANG,
       "test:windows": "sh record.sh && touch new-file",
     });
     // Long enough for npm to start the script on a loaded machine; the script then hangs.
@@ -175,17 +179,14 @@ Deno.test(".ci/run runs every step after a failure, stops a hung step with its c
     const grandchild = Number(await Deno.readTextFile(`${dir}/record.pid`));
     await waitFor(`the hung step's child ${grandchild} to be stopped`, () => !alive(grandchild));
     assert.deepEqual([...Deno.readDirSync(`${dir}/tmp`)], [], "the clone and DENO_DIR are removed");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test(".ci/run stops the running step and cleans up on SIGTERM", async () => {
-  const dir = await setUp();
-  try {
+  await inTempDir(async (dir) => {
     const repo = await standIn(dir, {
       start: "sh record.sh",
-      test: `sh record.sh && sh -c 'sleep 300 & echo $! >"$CI_RECORD.pid"; sleep 300'`,
+      test: HANG,
       "test:windows": "sh record.sh",
     });
     const child = ciCommand(dir, repo, "5m").spawn();
@@ -201,7 +202,5 @@ Deno.test(".ci/run stops the running step and cleans up on SIGTERM", async () =>
     assert.deepEqual((await calls(dir)).map((call) => call.event), ["start", "test"]);
     await waitFor(`the step's child ${grandchild} to be stopped`, () => !alive(grandchild));
     assert.deepEqual([...Deno.readDirSync(`${dir}/tmp`)], [], "the clone and DENO_DIR are removed");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
