@@ -1,9 +1,11 @@
 /**
  * scripts/compile.ts without denort (which these machines cannot download): the five
  * targets and their names, the `deno compile` command line, and SHA256SUMS that the
- * real `sha256sum -c` accepts.
+ * real `sha256sum -c` accepts; and the release workflow that runs it on GitHub builds
+ * and smoke-tests exactly these targets with the pinned Deno.
  */
 import assert from "node:assert/strict";
+import { parse } from "yaml";
 import { chosenTargets, compileArgs, executableName, TARGETS, writeSums } from "./compile.ts";
 
 Deno.test("compile targets are x86_64/aarch64 Linux and macOS and x86_64 Windows, named by triple", () => {
@@ -52,4 +54,42 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("release.yml builds and smoke-tests every compile target, named as compile.ts names it, with the pinned Deno", async () => {
+  const root = new URL("../", import.meta.url);
+  // deno-lint-ignore no-explicit-any
+  const workflow = parse(await Deno.readTextFile(new URL(".github/workflows/release.yml", root))) as any;
+  const pinned = JSON.parse(await Deno.readTextFile(new URL("package.json", root))).dependencies.deno;
+  const job = workflow.jobs["build-and-smoke"];
+  const matrix = job.strategy.matrix.include as { runner: string; target: string; exe?: string }[];
+  assert.deepEqual(matrix.map((row) => row.target).sort(), [...TARGETS].sort());
+  for (const row of matrix) {
+    const bin = job.env.BIN.replace("${{ matrix.target }}", row.target).replace(
+      "${{ matrix.exe }}",
+      row.exe ?? "",
+    );
+    assert.equal(bin, `./dist/${executableName(row.target as typeof TARGETS[number])}`);
+  }
+  // deno-lint-ignore no-explicit-any
+  const steps = job.steps as any[];
+  assert.equal(
+    steps.find((step) => step.uses?.startsWith("denoland/setup-deno"))?.with["deno-version"],
+    pinned,
+  );
+  const runs = steps.map((step) => String(step.run ?? "")).join("\n");
+  assert.match(runs, /deno task compile --target \$\{\{ matrix.target \}\}/);
+  for (
+    const smoke of [
+      "sha256sum -c SHA256SUMS",
+      '"$BIN" --version',
+      '"$BIN" list-tools',
+      '"$BIN" health_report',
+    ]
+  ) {
+    assert.ok(runs.includes(smoke), smoke);
+  }
+  assert.match(runs, /"\$BIN" get_desktop_state --screenshot_out_file/);
+  const publish = workflow.jobs.publish.steps.map((step: { run?: string }) => step.run ?? "").join("\n");
+  assert.ok(publish.includes(`-eq ${TARGETS.length} ]`), "publish checks one sum per target");
 });
