@@ -18,12 +18,13 @@ interface Call {
   denoDirEntries: number;
   nodeExtraCa: string;
   denoCert: string;
+  npmCache: string;
 }
 
 const RECORD = `#!/bin/sh
 n=$(ls -A "$DENO_DIR" 2>/dev/null | wc -l)
-printf '%s|%s|%s|%s|%s|%s\\n' "$npm_lifecycle_event" "$PWD" "$DENO_DIR" "$n" \\
-  "\${NODE_EXTRA_CA_CERTS-unset}" "\${DENO_CERT-unset}" >>"$CI_RECORD"
+printf '%s|%s|%s|%s|%s|%s|%s\\n' "$npm_lifecycle_event" "$PWD" "$DENO_DIR" "$n" \\
+  "\${NODE_EXTRA_CA_CERTS-unset}" "\${DENO_CERT-unset}" "$npm_config_cache" >>"$CI_RECORD"
 `;
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
@@ -79,8 +80,8 @@ function ciCommand(dir: string, repo: string, limitTest: string): Deno.Command {
 async function calls(dir: string): Promise<Call[]> {
   const text = await Deno.readTextFile(`${dir}/record`).catch(() => "");
   return text.trim().split("\n").filter(Boolean).map((line) => {
-    const [event, cwd, denoDir, entries, nodeExtraCa, denoCert] = line.split("|");
-    return { event, cwd, denoDir, denoDirEntries: Number(entries), nodeExtraCa, denoCert };
+    const [event, cwd, denoDir, entries, nodeExtraCa, denoCert, npmCache] = line.split("|");
+    return { event, cwd, denoDir, denoDirEntries: Number(entries), nodeExtraCa, denoCert, npmCache };
   });
 }
 
@@ -124,7 +125,7 @@ async function readmeCommands(): Promise<string[]> {
   return block.split("\n").map((line) => line.replace(/#.*/, "").trim()).filter(Boolean);
 }
 
-Deno.test(".ci/run runs the README's two commands in a fresh clone with an empty DENO_DIR and the CA only in SSL_CERT_FILE", async () => {
+Deno.test(".ci/run runs the README's two commands in a fresh clone with empty caches and the CA only in SSL_CERT_FILE", async () => {
   await inTempDir(async (dir) => {
     const record = "sh record.sh";
     const repo = await standIn(dir, { start: record, test: record, "test:windows": record });
@@ -145,6 +146,11 @@ Deno.test(".ci/run runs the README's two commands in a fresh clone with an empty
     assert.notEqual(first.cwd, repo);
     assert.ok(first.denoDir.startsWith(`${dir}/tmp/cua-ci.`), first.denoDir);
     assert.equal(first.denoDirEntries, 0, "DENO_DIR starts empty");
+    assert.equal(
+      first.npmCache,
+      `${first.denoDir.replace(/deno-dir$/, "")}npm-cache`,
+      "npm's own cache, new",
+    );
     for (const call of ran) {
       assert.equal(call.cwd, first.cwd, "every step runs in the same clone");
       assert.equal(call.nodeExtraCa, "unset");
