@@ -3,7 +3,8 @@
 #   1. npm packages from package-lock.json (`npm ci`): the pinned Deno, and the gRPC client for one test;
 #   2. the Debian packages of the embedded desktop, the fixture apps and the test helpers;
 #   3. every module the driver, the scripts and the tests load, into the Deno cache (DENO_DIR), checked
-#      against deno.lock. After this nothing needs the network: tests run their children --cached-only.
+#      against deno.lock, and the esbuild that `deno bundle` uses. After this nothing needs the network:
+#      tests run their children --cached-only.
 # Each step uses the caller's own network settings (SSL_CERT_FILE, HTTPS_PROXY, ...). Idempotent: when
 # everything is present it only checks (about a second). Nothing here writes a tracked file.
 #
@@ -82,5 +83,11 @@ if [ "${CUA_SKIP_DENO_CACHE:-0}" != 1 ]; then
   # shellcheck disable=SC2046 # one argument per file; our paths have no spaces
   DENO_NO_PACKAGE_JSON=1 node_modules/.bin/deno cache --frozen --quiet \
     $(find src ffi tools scripts tests bench -name '*.ts' 2>/dev/null | sort)
-  echo "setup: Deno modules cached${DENO_DIR:+ in $DENO_DIR}"
+  # `deno bundle` (scripts/bundle.ts and the tests of the single-file artifact) downloads esbuild from the
+  # npm registry into the same cache on first use: one bundle of a one-line module fetches it now.
+  probe=$(mktemp -d)
+  DENO_NO_PACKAGE_JSON=1 node_modules/.bin/deno bundle --quiet src/version.ts -o "$probe/version.js" ||
+    { rm -rf "$probe"; exit 1; }
+  rm -rf "$probe"
+  echo "setup: Deno modules and deno bundle's esbuild cached${DENO_DIR:+ in $DENO_DIR}"
 fi

@@ -1,11 +1,11 @@
 /**
  * The program works as one bundled file, the artifact CI can build here (`deno compile`
- * needs a runtime download these machines cannot make): `deno bundle` of src/main.ts,
- * run in an empty directory with an empty Deno cache and the network unreachable, prints
- * its version, runs a tool from the CLI, serves MCP and takes a screenshot.
+ * needs a runtime download these machines cannot make): scripts/bundle.ts builds it with
+ * the network unreachable (setup cached the esbuild that `deno bundle` uses), and the
+ * file, run in an empty directory with an empty Deno cache and no network, prints its
+ * version, runs a tool from the CLI, serves MCP and takes a screenshot.
  */
 import assert from "node:assert/strict";
-import { bundle } from "../../scripts/bundle.ts";
 import { CACHED_ONLY } from "../../scripts/deno_child.ts";
 import { VERSION } from "../../src/version.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
@@ -21,7 +21,17 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "cua-bundle-run-" });
     const denoDir = await Deno.makeTempDir({ prefix: "cua-bundle-deno-dir-" });
     try {
-      const file = await bundle(`${out}/cua-driver.js`);
+      // Built from setup's cache alone, as `deno task bundle` does.
+      const file = `${out}/cua-driver.js`;
+      const built = await runOffline(
+        await offline(
+          Deno.execPath(),
+          ["run", "-A", ...CACHED_ONLY, "scripts/bundle.ts", "--output", file],
+          driverEnv(),
+        ),
+        new URL("../../", import.meta.url).pathname,
+      );
+      assert.equal(built.code, 0, `scripts/bundle.ts offline: ${built.stderr}`);
       // Nothing beside the file, no cache to fall back on, no network.
       const env = { ...driverEnv(), DENO_DIR: denoDir };
       const run = async (args: string[]) =>
