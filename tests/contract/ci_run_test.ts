@@ -67,6 +67,7 @@ function ciCommand(dir: string, repo: string, limitTest: string): Deno.Command {
       NODE_EXTRA_CA_CERTS: `${dir}/other-node-ca.pem`,
       DENO_CERT: `${dir}/other-deno-ca.pem`,
       CI_RECORD: `${dir}/record`,
+      CI_STAND_IN: repo,
       CUA_CI_LIMIT_TEST: limitTest,
       NO_COLOR: "1",
       npm_config_update_notifier: "false",
@@ -128,7 +129,12 @@ async function readmeCommands(): Promise<string[]> {
 Deno.test(".ci/run runs the README's two commands in a fresh clone with empty caches and the CA only in SSL_CERT_FILE", async () => {
   await inTempDir(async (dir) => {
     const record = "sh record.sh";
-    const repo = await standIn(dir, { start: record, test: record, "test:windows": record });
+    const repo = await standIn(dir, {
+      // The checkout under test changes while CI runs (as a merge into it would): the run goes on as it began.
+      start: `${record} && printf '#!/bin/sh\\necho replaced\\n' >"$CI_STAND_IN/.ci/run"`,
+      test: record,
+      "test:windows": record,
+    });
     const out = await ciCommand(dir, repo, "5m").output();
     const stdout = new TextDecoder().decode(out.stdout);
     assert.equal(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
