@@ -116,6 +116,26 @@ export function stockAppCells(): WinCell[] {
       expect: { kind: "delivered" },
     },
     {
+      id: "click.element.background.regedit_hidden_key",
+      tool: "click",
+      addressing: "element",
+      delivery: "background",
+      // HKEY_CURRENT_USER (second under the root) open, so that its subkey AppEvents is shown.
+      prepare: (w) => w.regeditExpand(1, true),
+      calls: async (w) => {
+        const view = await observe(w, w.regedit.pid, w.regedit.windowId);
+        const token = view.token(key("AppEvents"));
+        // The branch closes after the observation: the token names an item no longer shown.
+        w.regeditExpand(1, false);
+        return [{
+          tool: "click",
+          args: { ...regeditTarget(w), element_token: token, delivery_mode: "background" },
+        }];
+      },
+      oracle: reading("regedit's status bar unchanged", (w) => w.regeditStatus(), (b, a) => a === b),
+      expect: { kind: "refused", code: "stale_element_token" },
+    },
+    {
       id: "click.element.background.winecfg_tab",
       tool: "click",
       addressing: "element",

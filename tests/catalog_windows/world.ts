@@ -33,7 +33,11 @@ export const SENTINEL_TEXT = "sentinel: nothing may type here";
 export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
 export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
 /** Messages the test sends itself (value-only parameters, no cross-process memory). */
-const TVM_EXPAND = 0x1102, TVE_COLLAPSE = 1, TVM_GETNEXTITEM = 0x110a, TVM_SELECTITEM = 0x110b;
+const TVM_EXPAND = 0x1102,
+  TVE_COLLAPSE = 1,
+  TVE_EXPAND = 2,
+  TVM_GETNEXTITEM = 0x110a,
+  TVM_SELECTITEM = 0x110b;
 const TVGN_ROOT = 0, TVGN_NEXT = 1, TVGN_CHILD = 4, TVGN_NEXTVISIBLE = 6, TVGN_CARET = 9;
 const LVM_GETITEMCOUNT = 0x1004, TCM_GETCURSEL = 0x130b, PSM_SETCURSEL = 0x0465;
 
@@ -121,6 +125,19 @@ export class WinWorld implements AsyncDisposable {
       item = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXTVISIBLE, item) ?? 0n
     ) count++;
     return count;
+  }
+
+  /** Expands or collapses one of regedit's top-level keys by name's position under the root (test-owned). */
+  regeditExpand(position: number, expand: boolean): void {
+    const tree = this.regedit.control("SysTreeView32");
+    let key = sendMessage(
+      tree,
+      TVM_GETNEXTITEM,
+      TVGN_CHILD,
+      sendMessage(tree, TVM_GETNEXTITEM, TVGN_ROOT, 0) ?? 0n,
+    );
+    for (let i = 0; i < position && key; i++) key = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXT, key ?? 0n);
+    sendMessage(tree, TVM_EXPAND, expand ? TVE_EXPAND : TVE_COLLAPSE, key ?? 0n);
   }
 
   /** The rows of regedit's value list (LVM_GETITEMCOUNT). */

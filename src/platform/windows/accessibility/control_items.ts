@@ -160,52 +160,70 @@ function listText(reader: ItemReader, index: number, column: number): string | n
   return reader.exchange(CONTROL_MSG.LVM_GETITEMTEXTW, index, struct, 24, 32)?.text ?? null;
 }
 
-function listItems(reader: ItemReader, limit: number): { items: ItemFacts[]; truncated: boolean } {
-  const windowId = reader.windowId;
-  const count = Number(sendMessage(windowId, CONTROL_MSG.LVM_GETITEMCOUNT, 0, 0) ?? 0n);
+function listColumns(windowId: number): number {
   const header = Number(sendMessage(windowId, CONTROL_MSG.LVM_GETHEADER, 0, 0) ?? 0n);
-  const columns = header ? Number(sendMessage(header, CONTROL_MSG.HDM_GETITEMCOUNT, 0, 0) ?? 1n) : 1;
+  return header ? Number(sendMessage(header, CONTROL_MSG.HDM_GETITEMCOUNT, 0, 0) ?? 1n) : 1;
+}
+
+/** Row `index` of a list view: its first column as the name, the others as the value. */
+function listItem(reader: ItemReader, index: number, columns: number): ItemFacts | null {
+  const name = listText(reader, index, 0);
+  if (name === null) return null;
+  const cells: string[] = [];
+  for (let column = 1; column < columns; column++) cells.push(listText(reader, index, column) ?? "");
+  const state = Number(
+    sendMessage(reader.windowId, CONTROL_MSG.LVM_GETITEMSTATE, index, CC.LVIS_SELECTED) ?? 0n,
+  );
+  return {
+    item: index,
+    level: 0,
+    name,
+    value: cells.some((cell) => cell) ? cells.join(" | ") : null,
+    selected: (state & CC.LVIS_SELECTED) !== 0,
+    expanded: null,
+    client: reader.rect(CONTROL_MSG.LVM_GETITEMRECT, index, BigInt(CC.LVIR_SELECTBOUNDS)),
+  };
+}
+
+function listItems(reader: ItemReader, limit: number): { items: ItemFacts[]; truncated: boolean } {
+  const count = Number(sendMessage(reader.windowId, CONTROL_MSG.LVM_GETITEMCOUNT, 0, 0) ?? 0n);
+  const columns = listColumns(reader.windowId);
   const items: ItemFacts[] = [];
-  const shown = Math.min(count, limit, MAX_LIST_ITEMS);
-  for (let index = 0; index < shown; index++) {
-    const name = listText(reader, index, 0);
-    if (name === null) break;
-    const cells: string[] = [];
-    for (let column = 1; column < columns; column++) cells.push(listText(reader, index, column) ?? "");
-    const state = Number(sendMessage(windowId, CONTROL_MSG.LVM_GETITEMSTATE, index, CC.LVIS_SELECTED) ?? 0n);
-    items.push({
-      item: index,
-      level: 0,
-      name,
-      value: cells.some((cell) => cell) ? cells.join(" | ") : null,
-      selected: (state & CC.LVIS_SELECTED) !== 0,
-      expanded: null,
-      client: reader.rect(CONTROL_MSG.LVM_GETITEMRECT, index, BigInt(CC.LVIR_SELECTBOUNDS)),
-    });
+  for (let index = 0; index < Math.min(count, limit, MAX_LIST_ITEMS); index++) {
+    const facts = listItem(reader, index, columns);
+    if (!facts) break;
+    items.push(facts);
   }
   return { items, truncated: items.length < count };
 }
 
 // TCITEMW (64-bit): mask@0, dwState@4, dwStateMask@8, pszText@16, cchTextMax@24; 40 bytes.
+function tabItem(reader: ItemReader, index: number): ItemFacts | null {
+  const current = Number(
+    BigInt.asIntN(64, sendMessage(reader.windowId, CONTROL_MSG.TCM_GETCURSEL, 0, 0) ?? -1n),
+  );
+  const struct = new DataView(new ArrayBuffer(40));
+  struct.setUint32(0, CC.TCIF_TEXT, true);
+  const got = reader.exchange(CONTROL_MSG.TCM_GETITEMW, index, struct, 16, 24);
+  if (!got) return null;
+  return {
+    item: index,
+    level: 0,
+    name: stripMnemonic(got.text),
+    value: null,
+    selected: index === current,
+    expanded: null,
+    client: reader.rect(CONTROL_MSG.TCM_GETITEMRECT, index, 0n),
+  };
+}
+
 function tabItems(reader: ItemReader, limit: number): { items: ItemFacts[]; truncated: boolean } {
-  const windowId = reader.windowId;
-  const count = Number(sendMessage(windowId, CONTROL_MSG.TCM_GETITEMCOUNT, 0, 0) ?? 0n);
-  const current = Number(BigInt.asIntN(64, sendMessage(windowId, CONTROL_MSG.TCM_GETCURSEL, 0, 0) ?? -1n));
+  const count = Number(sendMessage(reader.windowId, CONTROL_MSG.TCM_GETITEMCOUNT, 0, 0) ?? 0n);
   const items: ItemFacts[] = [];
   for (let index = 0; index < Math.min(count, limit); index++) {
-    const struct = new DataView(new ArrayBuffer(40));
-    struct.setUint32(0, CC.TCIF_TEXT, true);
-    const got = reader.exchange(CONTROL_MSG.TCM_GETITEMW, index, struct, 16, 24);
-    if (!got) break;
-    items.push({
-      item: index,
-      level: 0,
-      name: stripMnemonic(got.text),
-      value: null,
-      selected: index === current,
-      expanded: null,
-      client: reader.rect(CONTROL_MSG.TCM_GETITEMRECT, index, 0n),
-    });
+    const facts = tabItem(reader, index);
+    if (!facts) break;
+    items.push(facts);
   }
   return { items, truncated: items.length < count };
 }
@@ -321,14 +339,28 @@ export function controlItemNodes(
 function currentItem(ref: ItemRef): ItemFacts | null {
   using reader = ItemReader.open(ref.hwnd);
   if (!reader) return null;
-  let facts: ItemFacts | null = null;
+  let facts: ItemFacts | null;
   if (ref.control === "tree") {
-    // Only a handle the tree itself hands out is ever sent back to it.
-    facts = treeItems(reader, 5_000).items.find((i) => i.item === ref.item) ?? null;
+    // Only a handle the tree itself hands out again is sent back to it (comctl32 does not check handles).
+    facts = treeHandleShown(ref.hwnd, ref.item) ? treeItem(reader, ref.item, 0) : null;
+  } else if (ref.control === "list") {
+    const count = Number(sendMessage(ref.hwnd, CONTROL_MSG.LVM_GETITEMCOUNT, 0, 0) ?? 0n);
+    facts = ref.item < count ? listItem(reader, ref.item, listColumns(ref.hwnd)) : null;
   } else {
-    facts = readItems(ref.control, reader, ref.item + 1).items[ref.item] ?? null;
+    const count = Number(sendMessage(ref.hwnd, CONTROL_MSG.TCM_GETITEMCOUNT, 0, 0) ?? 0n);
+    facts = ref.item < count ? tabItem(reader, ref.item) : null;
   }
   return facts && facts.name === ref.name ? facts : null;
+}
+
+/** Whether `item` is among the tree's items in expanded branches (TVGN_NEXTVISIBLE, handles only). */
+function treeHandleShown(windowId: number, item: number): boolean {
+  let handle = Number(sendMessage(windowId, CONTROL_MSG.TVM_GETNEXTITEM, CC.TVGN_ROOT, 0) ?? 0n);
+  for (let seen = 0; handle !== 0 && seen < 10_000; seen++) {
+    if (handle === item) return true;
+    handle = Number(sendMessage(windowId, CONTROL_MSG.TVM_GETNEXTITEM, CC.TVGN_NEXTVISIBLE, handle) ?? 0n);
+  }
+  return false;
 }
 
 /** An item's live state, frame and centre (client coordinates), or null when the token is stale. */

@@ -142,7 +142,14 @@ export class ElementOps {
   /** The item as it is now; a stale token when it is gone or renamed. */
   #item(ref: ItemRef): NonNullable<ReturnType<typeof itemNow>> {
     const now = itemNow(ref);
-    if (!now) throw staleElement(ref);
+    if (!now) {
+      throw new DriverError(
+        "stale_element_token",
+        `The ${ref.role.replaceAll("_", " ")} "${ref.name}" is no longer shown ` +
+          `(deleted, renamed, or inside a collapsed branch)`,
+        { hint: "call get_window_state to refresh element tokens" },
+      );
+    }
     return now;
   }
 
