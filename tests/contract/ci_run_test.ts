@@ -181,6 +181,10 @@ Deno.test(".ci/run runs every step after a failure, stops a hung step with its c
 
     assert.deepEqual((await calls(dir)).map((call) => call.event), ["start", "test", "test:windows"]);
     const summary = stdout.slice(stdout.indexOf("ci: ==== summary"));
+    assert.match(
+      summary,
+      /in all; load average [\d.]+ [\d.]+ [\d.]+ at the start, [\d.]+ [\d.]+ [\d.]+ at the end/,
+    );
     assert.match(summary, /ci: FAILED .* npm start .*: exit 3\n/);
     assert.match(summary, /ci: FAILED .* npm test .*: exit 124 \(stopped at its limit of 15s\)\n/);
     assert.match(summary, /ci: ok .* deno check of the macOS tree/);
