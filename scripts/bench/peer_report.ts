@@ -5,6 +5,7 @@
  * @module
  */
 import type { BrowserBench } from "./browser.ts";
+import type { ClickBench } from "./click.ts";
 import type { CliBench } from "./cli.ts";
 import type { PngBench } from "./png.ts";
 
@@ -15,6 +16,7 @@ export interface PeerResults {
   browser?: BrowserBench;
   png?: PngBench;
   cli?: CliBench;
+  click?: ClickBench;
 }
 
 /** Median of a sample. */
@@ -100,6 +102,19 @@ export function peerMarkdown(peers: PeerResults): string {
         "",
       ]);
     }
+  }
+  const k = peers.click;
+  if (k) {
+    const reply = median(k.request_to_reply_ms), landed = median(k.request_to_toggled_ms);
+    const after = median(k.toggled_to_reply_ms), xtest = median(k.xtest_sent_to_toggled_ms);
+    rows.push([
+      `Background click on a check box, confirmed by reading its state back (MCP stdio; ${k.confirmed}/${k.request_to_reply_ms.length} confirmed)`,
+      `request → reply ${ms(reply)}; request → the app toggles ${ms(landed)}; toggled → reply ${ms(after)}`,
+      `python-xlib XTest click: sent → the app toggles ${ms(xtest)}`,
+      `${ratio(reply, xtest)} (reply vs XTest landing); ${ratio(landed, xtest)} landing vs landing`,
+      "toggled → reply ≤ 3 ms",
+      verdict(after <= 3 && k.confirmed === k.request_to_reply_ms.length),
+    ]);
   }
   const table = [
     "| Path | cua-driver (median) | Peer, same run (median) | Ratio | Goal | Met |",

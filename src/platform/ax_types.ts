@@ -230,4 +230,21 @@ export interface AccessibilityBackend {
   value(ref: unknown): Promise<ValueRange>;
   setValue(ref: unknown, value: number): Promise<void>;
   grabFocus(ref: unknown): Promise<boolean>;
+  /**
+   * Starts watching the application owning `ref` for accessibility events (state, value
+   * and text changes), for a read-back that wakes on the change instead of polling.
+   * Optional: without it, read-backs poll. Resolves once events are routed.
+   */
+  watch?(ref: unknown): Promise<AxWatch>;
+}
+
+/** A watch of one application's accessibility events (see {@linkcode AccessibilityBackend.watch}). */
+export interface AxWatch {
+  /**
+   * Resolves true at the first event since the watch began or since the previous call
+   * (at once when one is pending), or false after `timeoutMs`.
+   */
+  next(timeoutMs: number): Promise<boolean>;
+  /** Stops the watch; a pending `next` resolves. Idempotent. */
+  close(): void;
 }

@@ -13,7 +13,7 @@ import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import { elementCenter } from "./pointing.ts";
 import { PASSIVE_ROLES } from "../ax_roles.ts";
-import { elementAt, toggleState, waitForChange } from "./readback.ts";
+import { elementAt, toggleState, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 
 /** What to press. */
@@ -146,42 +146,53 @@ export async function performClick(
   const subject = snapshotHit?.ref ?? null;
   const subjectRole = snapshotHit?.role;
   const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
-
-  let outcome: Omit<Outcome, "effect" | "evidence">;
-  if (mode === "foreground") {
-    const at = point ?? await elementCenter(ctx, element!.ref);
-    const pointer = await ctx.backend.input.pointer("global");
-    await ctx.backend.input.withForeground(
-      target.windowId,
-      () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
-    );
-    outcome = {
-      route: "global_input",
-      mode: "foreground",
-      deliveredCount: gesture.count,
-      summary:
-        `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
-    };
-  } else {
-    outcome = await backgroundClick(ctx, target, point, gesture, label);
-  }
-  cursorPress(ctx);
-
-  if (subject !== null && before !== null) {
-    const { changed } = await waitForChange(() => toggleState(ctx, subject, subjectRole), before);
-    if (changed) return { ...outcome, effect: "confirmed", evidence: ["value_readback"] };
-    if (gesture.count % 2 === 1 && gesture.button === "left") {
-      return { ...outcome, effect: "suspected_noop", escalation: escalate(mode, "suspected_noop") };
+  // Watched from before the click, so the read-back wakes on the app's own state event.
+  const watch = subject !== null && before !== null ? await watchElement(ctx, subject) : null;
+  try {
+    let outcome: Omit<Outcome, "effect" | "evidence">;
+    if (mode === "foreground") {
+      const at = point ?? await elementCenter(ctx, element!.ref);
+      const pointer = await ctx.backend.input.pointer("global");
+      await ctx.backend.input.withForeground(
+        target.windowId,
+        () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
+      );
+      outcome = {
+        route: "global_input",
+        mode: "foreground",
+        deliveredCount: gesture.count,
+        summary:
+          `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
+      };
+    } else {
+      outcome = await backgroundClick(ctx, target, point, gesture, label);
     }
+    cursorPress(ctx);
+
+    if (subject !== null && before !== null) {
+      const { changed } = await waitForChange(
+        () => toggleState(ctx, subject, subjectRole),
+        before,
+        undefined,
+        undefined,
+        watch,
+      );
+      if (changed) return { ...outcome, effect: "confirmed", evidence: ["value_readback"] };
+      if (gesture.count % 2 === 1 && gesture.button === "left") {
+        return { ...outcome, effect: "suspected_noop", escalation: escalate(mode, "suspected_noop") };
+      }
+    }
+    if (snapshotHit && PASSIVE_ROLES.has(snapshotHit.role) && outcome.route === "accessibility") {
+      return {
+        ...outcome,
+        effect: "suspected_noop",
+        escalation: { target: "pixel", reason: "suspected_noop" },
+      };
+    }
+    return { ...outcome, effect: "unverifiable" };
+  } finally {
+    watch?.close();
   }
-  if (snapshotHit && PASSIVE_ROLES.has(snapshotHit.role) && outcome.route === "accessibility") {
-    return {
-      ...outcome,
-      effect: "suspected_noop",
-      escalation: { target: "pixel", reason: "suspected_noop" },
-    };
-  }
-  return { ...outcome, effect: "unverifiable" };
 }
 
 function escalate(mode: DeliveryMode, reason: "suspected_noop"): Outcome["escalation"] {

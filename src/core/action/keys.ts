@@ -6,13 +6,13 @@
  *
  * @module
  */
-import type { Point, RawKeyboard } from "../../platform/types.ts";
+import type { AxWatch, Point, RawKeyboard } from "../../platform/types.ts";
 import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { clickAt, type ClickGesture, type DeliveryMode, refuseBackgroundFor } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
-import { elementAt, waitForChange } from "./readback.ts";
+import { elementAt, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 
 /** What to send. */
@@ -101,6 +101,7 @@ async function textReadback(
   ref: unknown | null,
   before: string | null,
   input: KeyInput,
+  watch: AxWatch | null = null,
 ): Promise<Pick<Outcome, "effect" | "evidence">> {
   if (ref === null || before === null) return { effect: "unverifiable" };
   const expected = input.kind === "text" ? input.text.replaceAll("\r\n", "\n") : null;
@@ -110,6 +111,7 @@ async function textReadback(
     (after) => after !== null && after !== before && (expected === null || after.includes(expected)),
     // The app processes one key event at a time: give long texts time in proportion.
     input.kind === "text" ? Math.max(800, 300 + 8 * characters(input.text)) : 300,
+    watch,
   );
   if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
   return { effect: input.kind === "text" ? "suspected_noop" : "unverifiable" };
@@ -171,16 +173,23 @@ async function keysLadder(
     const pointer = await ctx.backend.input.pointer("global");
     const keyboard = await ctx.backend.input.keyboard("global");
     let ref: unknown | null = null, before: string | null = null, count = 0;
-    await ctx.backend.input.withForeground(target.windowId, async () => {
-      if (at) {
-        await clickAt(pointer, at, FOCUS_CLICK);
-        await ctx.backend.input.appSettled(target.windowId);
-      }
-      ref = await textTarget(ctx, target, at);
-      before = await readText(ctx, ref);
-      count = await send(keyboard, input);
-    });
-    const readback = await textReadback(ctx, ref, before, input);
+    let watch: AxWatch | null = null;
+    let readback: Pick<Outcome, "effect" | "evidence">;
+    try {
+      await ctx.backend.input.withForeground(target.windowId, async () => {
+        if (at) {
+          await clickAt(pointer, at, FOCUS_CLICK);
+          await ctx.backend.input.appSettled(target.windowId);
+        }
+        ref = await textTarget(ctx, target, at);
+        before = await readText(ctx, ref);
+        if (ref !== null && before !== null) watch = await watchElement(ctx, ref);
+        count = await send(keyboard, input);
+      });
+      readback = await textReadback(ctx, ref, before, input, watch);
+    } finally {
+      (watch as AxWatch | null)?.close();
+    }
     return {
       ...readback,
       route: "global_input",
@@ -223,8 +232,16 @@ async function keysLadder(
   const ref = await textTarget(ctx, target, at);
   const before = await readText(ctx, ref);
   const keyboard = await ctx.backend.input.keyboard("background");
-  const count = await ctx.backend.input.withBackgroundKeyboard(target.windowId, () => send(keyboard, input));
-  const readback = await textReadback(ctx, ref, before, input);
+  // Watched from before the keys, so the read-back wakes on the app's text events.
+  const watch = ref !== null && before !== null ? await watchElement(ctx, ref) : null;
+  let count: number;
+  let readback: Pick<Outcome, "effect" | "evidence">;
+  try {
+    count = await ctx.backend.input.withBackgroundKeyboard(target.windowId, () => send(keyboard, input));
+    readback = await textReadback(ctx, ref, before, input, watch);
+  } finally {
+    watch?.close();
+  }
   return {
     ...readback,
     route: "global_input",

@@ -4,34 +4,83 @@
  *
  * @module
  */
-import type { AxRole, Point } from "../../platform/types.ts";
+import type { AxRole, AxWatch, Point } from "../../platform/types.ts";
 import { PASSIVE_ROLES, TOGGLE_ROLES } from "../ax_roles.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { contains } from "./pointing.ts";
 
 const READBACK_MS = 600;
+/** Re-reads without events: soon after the action, then every 15 ms. */
+const POLL_SCHEDULE_MS = [1, 2, 4, 8];
 const POLL_MS = 15;
+/** Least time between two reads woken by events (a typed text changes once per key). */
+const MIN_READ_GAP_MS = 2;
 
-/** Polls `read` until it differs from `before` (or satisfies `done`), up to ~600 ms. */
+/**
+ * A watch of the application owning `ref`, so a read-back wakes when the app reports a
+ * change; null when the back end has none or it cannot start (the read-back then polls).
+ * Start it before the action, so the action's event is not missed; close it after.
+ */
+export async function watchElement(ctx: ToolContext, ref: unknown): Promise<AxWatch | null> {
+  try {
+    return (await ctx.backend.accessibility.watch?.(ref)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `body` with a watch of the app owning `ref` (see {@linkcode watchElement}), then closes it. */
+export async function withWatch<T>(
+  ctx: ToolContext,
+  ref: unknown,
+  body: (watch: AxWatch | null) => Promise<T>,
+): Promise<T> {
+  const watch = await watchElement(ctx, ref);
+  try {
+    return await body(watch);
+  } finally {
+    watch?.close();
+  }
+}
+
+/**
+ * Reads until `read` differs from `before` (or satisfies `done`), up to ~600 ms. With a
+ * `watch` (see {@linkcode watchElement}) it re-reads when the application reports an event,
+ * and every 15 ms in case none comes; without one it re-reads after 1, 2, 4 and 8 ms, then
+ * every 15 ms.
+ */
 export async function waitForChange<T>(
   read: () => Promise<T>,
   before: T,
   done: (value: T) => boolean = (value) => value !== before,
   timeoutMs = READBACK_MS,
+  watch: AxWatch | null = null,
 ): Promise<{ changed: boolean; after: T }> {
   const deadline = Date.now() + timeoutMs;
   let after = before;
-  while (true) {
+  for (let round = 0;; round++) {
+    const readAt = performance.now();
     try {
       after = await read();
     } catch {
-      // The element may be rebuilding; keep polling.
+      // The element may be rebuilding; keep reading.
     }
     if (done(after)) return { changed: true, after };
-    if (Date.now() >= deadline) return { changed: false, after };
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const left = deadline - Date.now();
+    if (left <= 0) return { changed: false, after };
+    if (watch) {
+      const woke = await watch.next(Math.min(POLL_MS, left));
+      const gap = MIN_READ_GAP_MS - (performance.now() - readAt);
+      if (woke && gap > 0) await sleep(gap);
+    } else {
+      await sleep(Math.min(POLL_SCHEDULE_MS[round] ?? POLL_MS, left));
+    }
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The checked state of an element when it is a toggle (by state or role), else null. */

@@ -10,7 +10,7 @@ import type { SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { activationAction } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
-import { waitForChange } from "./readback.ts";
+import { waitForChange, withWatch } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 
 const sameRef = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -32,16 +32,20 @@ export async function setElementValue(
   // A spin button has both: its text is only a draft until the app commits it, so a number goes to its value.
   const numeric = value.trim() !== "" && Number.isFinite(Number(value));
   if (interfaces.includes("editable_text") && !(numeric && interfaces.includes("value"))) {
-    if (!(await ctx.backend.accessibility.setText(element.ref, value))) {
-      throw new DriverError("delivery_failed", `The app refused to set the text of ${described}`, {
-        hint: "the field may be read-only; try type_text",
-      });
-    }
-    const { changed } = await waitForChange(
-      () => ctx.backend.accessibility.text(element.ref),
-      "\u0000",
-      (t) => t === value,
-    );
+    const { changed } = await withWatch(ctx, element.ref, async (watch) => {
+      if (!(await ctx.backend.accessibility.setText(element.ref, value))) {
+        throw new DriverError("delivery_failed", `The app refused to set the text of ${described}`, {
+          hint: "the field may be read-only; try type_text",
+        });
+      }
+      return await waitForChange(
+        () => ctx.backend.accessibility.text(element.ref),
+        "\u0000",
+        (t) => t === value,
+        undefined,
+        watch,
+      );
+    });
     return changed
       ? {
         ...base,
@@ -72,13 +76,17 @@ export async function setElementValue(
         },
       );
     }
-    await ctx.backend.accessibility.setValue(element.ref, number);
     const tolerance = Math.max(range.step / 2, 1e-9);
-    const { changed, after } = await waitForChange(
-      async () => (await ctx.backend.accessibility.value(element.ref)).current,
-      range.current,
-      (current) => Math.abs(current - number) <= tolerance,
-    );
+    const { changed, after } = await withWatch(ctx, element.ref, async (watch) => {
+      await ctx.backend.accessibility.setValue(element.ref, number);
+      return await waitForChange(
+        async () => (await ctx.backend.accessibility.value(element.ref)).current,
+        range.current,
+        (current) => Math.abs(current - number) <= tolerance,
+        undefined,
+        watch,
+      );
+    });
     return changed
       ? {
         ...base,

@@ -4,7 +4,14 @@
  * @module
  */
 import { DriverError } from "../../../core/errors.ts";
-import type { AccessibilityBackend, AxSnapshotOptions, AxTree, Rect, ValueRange } from "../../types.ts";
+import type {
+  AccessibilityBackend,
+  AxSnapshotOptions,
+  AxTree,
+  AxWatch,
+  Rect,
+  ValueRange,
+} from "../../types.ts";
 import { DBusError } from "../dbus/mod.ts";
 import { ActionNameCache } from "./action_cache.ts";
 import { AppLocator } from "./app_locator.ts";
@@ -202,6 +209,17 @@ export class AtspiAccessibility implements AccessibilityBackend {
   /** An element's current states. */
   state(ref: unknown): Promise<ops.ElementState> {
     return this.#op("GetState", ref, (bus, r) => ops.getState(bus, r));
+  }
+
+  /**
+   * Watches the application owning `ref` for AT-SPI object events (see event_watch.ts).
+   *
+   * @throws {DriverError} `accessibility_unavailable` when the bus cannot be reached.
+   */
+  async watch(ref: unknown): Promise<AxWatch> {
+    const r = ops.asRef(ref);
+    const { bus } = await this.#connection();
+    return await bus.events.watch(r.bus);
   }
 
   /** Closes every connection; the next call reconnects. */

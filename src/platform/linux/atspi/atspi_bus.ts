@@ -16,6 +16,7 @@ import {
   setProperty,
   variant,
 } from "../dbus/mod.ts";
+import { AppEvents } from "./event_watch.ts";
 import { AtspiPath, Iface } from "./interfaces.ts";
 
 /** Options of {@linkcode AtspiBus.open}. */
@@ -57,10 +58,13 @@ export class AtspiBus implements AtspiCaller {
   readonly #peerToPeer: boolean;
   readonly #peers = new Map<string, DBusConnection | null>();
   readonly #peerSetup = new Map<string, Promise<void>>();
+  /** Applications' object events, for read-backs that wait on them. */
+  readonly events: AppEvents;
 
   private constructor(session: DBusConnection | null, a11y: DBusConnection, options: AtspiBusOptions) {
     this.#session = session;
     this.#a11y = a11y;
+    this.events = new AppEvents(a11y);
     this.#timeoutMs = options.callTimeoutMs ?? 3000;
     this.#peerToPeer = options.peerToPeer ?? true;
   }
@@ -229,6 +233,7 @@ export class AtspiBus implements AtspiCaller {
 
   /** Closes every connection. */
   async close(): Promise<void> {
+    this.events.close();
     await Promise.allSettled(this.#peerSetup.values());
     const peers = [...this.#peers.values()];
     this.#peers.clear();

@@ -213,6 +213,18 @@ export class DBusConnection {
     });
   }
 
+  /** Stops routing signals matching `rule` (as added with {@linkcode addMatch}). */
+  async removeMatch(rule: string): Promise<void> {
+    await this.call({
+      destination: DBUS_NAME,
+      path: DBUS_PATH,
+      interface: DBUS_NAME,
+      member: "RemoveMatch",
+      signature: "s",
+      body: [rule],
+    });
+  }
+
   /**
    * Closes the socket, fails every outstanding call with `Disconnected`, and
    * resolves once the reader has stopped.
