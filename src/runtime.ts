@@ -14,10 +14,13 @@ import { type PermissionConfig, resolvePermissions } from "./core/permissions/co
 import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
 import type { AnyTool } from "./core/tool.ts";
 import { createBackend, type DesktopMode } from "./platform/mod.ts";
+import type { PermissionPrompts } from "./platform/types.ts";
 
 /** A running driver. */
 export interface Runtime {
   readonly registry: ToolRegistry;
+  /** Raises the OS permission prompts (a person's command, never a tool call); null where the OS has none. */
+  requestPermissions(): Promise<PermissionPrompts | null>;
   close(): Promise<void>;
 }
 
@@ -68,6 +71,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let closed: Promise<void> | null = null;
   return {
     registry,
+    requestPermissions: () => backend.requestPermissions?.() ?? Promise.resolve(null),
     close() {
       closed ??= state.sessions.close().then(() => backend.close()).finally(releaseProcessResources);
       return closed;

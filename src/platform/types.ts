@@ -348,6 +348,12 @@ export interface PermissionCheck {
   data?: Record<string, unknown>;
 }
 
+/** What raising the OS permission prompts did (`cua-driver permissions grant`). */
+export interface PermissionPrompts {
+  /** The grants whose system prompt was raised ("accessibility", "screen_recording"); empty when none was missing. */
+  prompted: string[];
+}
+
 /** One platform check of health_report. */
 export interface HealthCheck {
   name: string;
@@ -429,6 +435,11 @@ export interface Backend {
   readonly perception?: PerceptionBackend;
   /** Probes each facility the driver needs; a missing one is a failed check, not a throw. */
   permissions(): Promise<PermissionCheck[]>;
+  /**
+   * Raises the OS prompts for the missing grants. For a person at the machine
+   * (`cua-driver permissions grant`), never for a tool call. Absent where the OS has no such prompts.
+   */
+  requestPermissions?(): Promise<PermissionPrompts>;
   /**
    * Runs the platform checks of health_report named in `names` (display, window_manager,
    * accessibility, capture, input); names it does not know are left out. A failed probe is

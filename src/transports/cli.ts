@@ -13,6 +13,12 @@ import type { ListingOptions } from "../core/tool_listing.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import type { ServeExtras } from "./cli_daemon.ts";
+import {
+  PERMISSIONS_SUBCOMMANDS,
+  permissionsCommand,
+  type PermissionsRuntime,
+  permissionsUsageError,
+} from "./cli_permissions.ts";
 
 /**
  * What the CLI needs from the composition root. Everything heavy is loaded on demand: a
@@ -37,6 +43,8 @@ export interface CliHost {
     sweepSessions?: boolean;
   }): Promise<{
     registry: ToolRegistry;
+    /** Raises the OS permission prompts (`permissions grant`); null where the OS has none. */
+    requestPermissions(): Promise<{ prompted: string[] } | null>;
     close(): Promise<void>;
   }>;
   runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;
@@ -62,6 +70,10 @@ Commands:
                           CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port
   call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
   status | stop           Show or stop the daemon
+  permissions [status|grant]
+                          The OS grants the driver needs, each with its remedy (exits 1 when one is missing);
+                          grant first raises the system prompts for the missing ones (macOS Accessibility and
+                          Screen Recording), which no tool call may do
   demo [--app CMD]        Start the desktop, launch an app (default gtk3-widget-factory), observe it, act on it, print what it saw
   list-tools              One line per tool: name and summary
   describe <tool>         A tool's description and JSON input schema
@@ -166,6 +178,18 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return await (await import("./cli_daemon.ts")).stopCommand(args);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
+    case "permissions": {
+      const sub = args.positionals[0] ?? "status";
+      const wrong = permissionsUsageError(sub);
+      if (wrong) return usage(wrong);
+      const tool = (await host.loadTool("check_permissions"))!;
+      return await withRuntime(
+        args,
+        host,
+        (_registry, runtime) => permissionsCommand(runtime, sub === "grant", console.log),
+        { oneShot: { tools: [tool] } },
+      );
+    }
     default:
       if (!host.toolNames.includes(command)) {
         console.error(
@@ -239,7 +263,7 @@ async function printResult(result: ToolResult, args: ParsedArgs): Promise<void> 
 async function withRuntime(
   args: ParsedArgs,
   host: CliHost,
-  body: (registry: ToolRegistry) => Promise<number>,
+  body: (registry: ToolRegistry, runtime: PermissionsRuntime) => Promise<number>,
   options: {
     /** Servers: start without a reachable display and connect when one appears. */
     waitForDisplay?: boolean;
@@ -284,7 +308,7 @@ async function withRuntime(
     return EXIT.toolError;
   }
   try {
-    return await body(runtime.registry);
+    return await body(runtime.registry, runtime);
   } finally {
     await runtime.close();
   }
@@ -368,6 +392,11 @@ export function manifest(
         args: [{ name: "tool", type: "positional-string" }],
       },
       { name: "manifest", description: "This manifest", args: [{ name: "--pretty", type: "flag" }] },
+      {
+        name: "permissions",
+        description: "Report the OS grants; grant raises the system prompts for missing ones",
+        args: [{ name: "subcommand", type: "positional-string", values: [...PERMISSIONS_SUBCOMMANDS] }],
+      },
       {
         name: "<tool>",
         description: "Run a tool in-process",

@@ -25,6 +25,7 @@ export function macDriver() {
     result.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
   return {
     mac,
+    registry,
     world: mac.fake.world,
     call,
     async ok(name: string, args: Record<string, unknown> = {}): Promise<Structured> {

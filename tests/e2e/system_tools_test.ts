@@ -2,8 +2,8 @@
  * Configuration and health tools end to end: the config survives a driver restart (set in
  * one `cua-driver` process, read in another) and get_window_state honours it by the size
  * of the PNG it writes; check_permissions on the test desktop, and with the session bus
- * pointing at nothing; health_report's verdict, table and filters; check_for_update
- * offline.
+ * pointing at nothing (also through `cua-driver permissions grant`); health_report's
+ * verdict, table and filters; check_for_update offline.
  *
  * @module
  */
@@ -149,6 +149,20 @@ Deno.test({
       "os_permission_prompt_requires_trusted_host",
     );
     assert.equal(refused.status, "refused");
+  },
+});
+
+Deno.test({
+  name: "cua-driver permissions grant on Linux raises no prompt and exits 1 naming the missing AT-SPI bus",
+  ignore,
+  async fn() {
+    const dead = `unix:path=${Deno.makeTempDirSync()}/no-bus-here`;
+    const env = isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: dead });
+    const { code, stdout, stderr } = await runDriver(["permissions", "grant"], { env });
+    assert.equal(code, 1, stderr);
+    assert.match(stdout, /^This OS has no permission prompts to raise/);
+    assert.match(stdout, /❌ atspi: .*does not answer.*\n\s+remedy: /);
+    assert.match(stdout, /✅ display: /);
   },
 });
 

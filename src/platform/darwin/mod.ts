@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Backend, HealthCheck, PermissionCheck, SystemBackend } from "../types.ts";
+import type { Backend, HealthCheck, PermissionCheck, PermissionPrompts, SystemBackend } from "../types.ts";
 import { DarwinAccessibility } from "./accessibility.ts";
 import { DarwinApps, type DarwinAppsOptions } from "./apps.ts";
 import { AxClient } from "./ax_client.ts";
@@ -16,8 +16,9 @@ import { DarwinContext } from "./context.ts";
 import { type Frameworks, systemFrameworks } from "./frameworks.ts";
 import { darwinHealth } from "./health.ts";
 import { DarwinInput } from "./input/mod.ts";
-import { darwinPermissions } from "./permissions.ts";
+import { darwinPermissions, requestPermissions } from "./permissions.ts";
 import { DarwinScreen } from "./screen.ts";
+import { settled } from "./settled.ts";
 import { createDarwinSystem } from "./system.ts";
 import { DarwinWindows } from "./windows.ts";
 
@@ -62,6 +63,9 @@ export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend
     },
     permissions(): Promise<PermissionCheck[]> {
       return darwinPermissions(ctx);
+    },
+    requestPermissions(): Promise<PermissionPrompts> {
+      return settled(() => ({ prompted: requestPermissions(ctx).prompted }));
     },
     health(names: readonly string[]): Promise<HealthCheck[]> {
       return darwinHealth({ ctx, ax, screen }, names);
