@@ -1,7 +1,7 @@
 /**
- * The rest of the tool catalog on the fake Mac: gestures, keys, zoom, verification,
- * batches, apps, and the tools that refuse on macOS, each judged by the fake Mac's own
- * state (or by the precise refusal code), then checked for leaks.
+ * The rest of the tool catalog on the fake Mac: gestures (parallel drags too), keys, zoom,
+ * verification, batches, apps, and the tools that refuse on macOS, each judged by the fake
+ * Mac's own state (or by the precise refusal code), then checked for leaks.
  *
  * @module
  */
@@ -71,6 +71,51 @@ Deno.test("darwin gestures: drag and the held-button tools press, move and relea
   await driver.ok("mouse_drag", { pid: MAC.textEdit, window_id: MAC.textEditWindow, ...to });
   await driver.ok("mouse_button_up", { pid: MAC.textEdit, window_id: MAC.textEditWindow, ...to });
   assert.deepEqual([...new Set(driver.world.events.map((e) => e.type))].filter((t) => t !== 5), [1, 6, 2]);
+});
+
+Deno.test("darwin gestures: parallel_mouse_drag runs two drags at once, each posted to its own app", async () => {
+  await using driver = macDriver();
+  const edit = await driver.ok("get_window_state", {
+    pid: MAC.textEdit,
+    window_id: MAC.textEditWindow,
+    session: "s1",
+  });
+  const form = await driver.ok("get_window_state", {
+    pid: MAC.controls,
+    window_id: MAC.controlsWindow,
+    session: "s2",
+  });
+  const cursor = { ...driver.world.cursor };
+  driver.world.events.length = 0;
+  const drag = (session: string, state: Structured, pid: number, windowId: number) => {
+    const from = pixel(state, state.bounds.x + 50, state.bounds.y + 150);
+    const to = pixel(state, state.bounds.x + 200, state.bounds.y + 180);
+    return { session, pid, window_id: windowId, from_x: from.x, from_y: from.y, to_x: to.x, to_y: to.y };
+  };
+  await driver.ok("parallel_mouse_drag", {
+    drags: [
+      drag("s1", edit, MAC.textEdit, MAC.textEditWindow),
+      drag("s2", form, MAC.controls, MAC.controlsWindow),
+    ],
+  });
+  for (const [pid, state] of [[MAC.textEdit, edit], [MAC.controls, form]] as const) {
+    const mine = driver.world.events.filter((e) => e.pid === pid && e.type !== 5);
+    assert.equal(mine[0].type, 1, "a mouse down first");
+    assert.equal(mine.at(-1)!.type, 2, "a mouse up last");
+    assert.ok(mine.slice(1, -1).every((e) => e.type === 6), "dragged in between");
+    const near = (p: { x: number; y: number }, x: number, y: number) =>
+      Math.abs(p.x - x) <= 1 && Math.abs(p.y - y) <= 1;
+    assert.ok(
+      near(mine[0].location, state.bounds.x + 50, state.bounds.y + 150),
+      JSON.stringify(mine[0].location),
+    );
+    assert.ok(near(mine.at(-1)!.location, state.bounds.x + 200, state.bounds.y + 180));
+  }
+  const downs = driver.world.events.findIndex((e) => e.type === 1 && e.pid === MAC.controls);
+  const firstUp = driver.world.events.findIndex((e) => e.type === 2);
+  assert.ok(downs < firstUp, "the second drag starts before the first ends");
+  assert.ok(driver.world.events.every((e) => e.route === "pid"), "posted to the apps, not the HID tap");
+  assert.deepEqual(driver.world.cursor, cursor, "the user's pointer stays where it was");
 });
 
 Deno.test("darwin keys: press_key and hotkey land in TextEdit's text in background", async () => {
