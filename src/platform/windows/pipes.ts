@@ -77,10 +77,20 @@ function adapt(socket: net.Socket, leftover: Uint8Array = new Uint8Array(0)): Lo
 }
 
 /** Reads the first line of a socket; resolves with it and whatever followed. */
-function firstLine(socket: net.Socket, timeoutMs = 5_000): Promise<{ line: string; rest: Uint8Array }> {
+function firstLine(socket: net.Socket, timeoutMs = 10_000): Promise<{ line: string; rest: Uint8Array }> {
   return new Promise((resolve, reject) => {
     let buffered = new Uint8Array(0);
-    const timer = setTimeout(() => finish(new Error("no handshake")), timeoutMs);
+    // A peer that sends nothing is dropped after timeoutMs of the daemon's own attention: when the timer fires
+    // late, the event loop was busy (loading a back end under load) and the secret may be waiting unread, so
+    // the wait starts over instead of dropping a client that did everything right.
+    let due = performance.now() + timeoutMs;
+    const expire = () => {
+      if (performance.now() - due > 1_000) {
+        due = performance.now() + timeoutMs;
+        timer = setTimeout(expire, timeoutMs);
+      } else finish(new Error("no handshake"));
+    };
+    let timer = setTimeout(expire, timeoutMs);
     const onData = (chunk: Uint8Array) => {
       const joined = new Uint8Array(buffered.length + chunk.length);
       joined.set(buffered);
