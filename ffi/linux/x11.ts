@@ -186,6 +186,16 @@ export const X11_SYMBOLS = {
   XStoreName: { parameters: ["pointer", "u64", "buffer"], result: "i32" },
 
   // --- Graphics context and drawing (Xlib ch. 5, 7 and 8)
+  // Pixmap XCreateBitmapFromData(Display*, Drawable d, const char *data, unsigned int width, unsigned int height)
+  XCreateBitmapFromData: { parameters: ["pointer", "u64", "buffer", "u32", "u32"], result: "u64" },
+  // Cursor XCreatePixmapCursor(Display*, Pixmap source, Pixmap mask, XColor *foreground_color,
+  //   XColor *background_color, unsigned int x, unsigned int y)
+  XCreatePixmapCursor: {
+    parameters: ["pointer", "u64", "u64", "buffer", "buffer", "u32", "u32"],
+    result: "u64",
+  },
+  // int XFreeCursor(Display*, Cursor cursor)
+  XFreeCursor: { parameters: ["pointer", "u64"], result: "i32" },
   // Pixmap XCreatePixmap(Display*, Drawable d, unsigned int width, unsigned int height, unsigned int depth)
   XCreatePixmap: { parameters: ["pointer", "u64", "u32", "u32", "u32"], result: "u64" },
   // int XFreePixmap(Display*, Pixmap pixmap)
@@ -383,8 +393,9 @@ export const CW = {
   OverrideRedirect: 1n << 9n,
   SaveUnder: 1n << 10n,
   EventMask: 1n << 11n,
-  /** XCreateWindow class. */
+  /** XCreateWindow classes. */
   InputOutput: 1,
+  InputOnly: 2,
   /** XCreateWindow depth: the parent's. */
   CopyFromParent: 0,
 } as const;

@@ -46,6 +46,8 @@ export const XI_SYMBOLS = {
     ],
     result: "i32",
   },
+  // Status XIDefineCursor(Display *dpy, int deviceid, Window win, Cursor cursor)
+  XIDefineCursor: { parameters: ["pointer", "i32", "u64", "u64"], result: "i32" },
   // XDevice *XOpenDevice(Display *display, XID device_id)
   XOpenDevice: { parameters: ["pointer", "u64"], result: "pointer" },
   // int XCloseDevice(Display *display, XDevice *device)

@@ -21,6 +21,7 @@ import {
 import { xtst } from "../../../../ffi/linux/xtst.ts";
 import { DriverError } from "../../../core/errors.ts";
 import type { XConnection } from "../x11/connection.ts";
+import type { SpriteGuard } from "./sprite_guard.ts";
 
 const NAME_PREFIX = "cua-agent";
 
@@ -70,10 +71,14 @@ export function xinput2Available(conn: XConnection): boolean {
     (major[0] > 2 || (major[0] === 2 && minor[0] >= 2));
 }
 
-/** Removes agent masters left behind by drivers that are no longer running. */
-export function removeStaleMasters(conn: XConnection): number {
+/**
+ * Removes agent masters left behind by drivers that are no longer running, each rested on
+ * the guard's window first so its sprite shows nothing when it goes (sprite_guard.ts).
+ */
+export function removeStaleMasters(conn: XConnection, guard: SpriteGuard | null = null): number {
   let removed = 0;
-  for (const row of queryDevices(conn)) {
+  const rows = queryDevices(conn);
+  for (const row of rows) {
     const match = new RegExp(`^${NAME_PREFIX}-(\\d+)-\\d+ pointer$`).exec(row.name);
     if (!match || row.use !== XI.MasterPointer) continue;
     const pid = Number(match[1]);
@@ -85,11 +90,26 @@ export function removeStaleMasters(conn: XConnection): number {
       alive = false;
     }
     if (!alive) {
+      if (guard) restStale(conn, guard, row, rows);
       removeMaster(conn, row.id);
       removed++;
     }
   }
   return removed;
+}
+
+/** Moves a stale master onto the guard's rest window through its XTEST slave. */
+function restStale(conn: XConnection, guard: SpriteGuard, master: DeviceRow, rows: DeviceRow[]): void {
+  const base = master.name.slice(0, -" pointer".length);
+  const slave = rows.find((r) => r.name === `${base} XTEST pointer`);
+  if (!slave) return;
+  const display = conn.unsafeDisplay();
+  const device = conn.trap(() => xi.symbols.XOpenDevice(display, BigInt(slave.id))).value;
+  if (!device) return;
+  const stale = { pointerId: master.id, pointerDevice: device, alive: true };
+  guard.rest(stale);
+  guard.forget(stale);
+  conn.trap(() => xi.symbols.XCloseDevice(display, device));
 }
 
 let serial = 0;

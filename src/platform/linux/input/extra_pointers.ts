@@ -11,31 +11,19 @@
  *
  * @module
  */
-import type { OwnedPointer, Point } from "../../types.ts";
+import type { OwnedPointer } from "../../types.ts";
 import type { XConnection } from "../x11/connection.ts";
 import { AgentMaster, removeStaleMasters } from "./agent_master.ts";
 import { X11Pointer } from "./pointer.ts";
-import { rootChildAt } from "./stacking.ts";
-
-const PARK_GRID = 48;
-
-/** A point over bare root (no window there), scanning from the bottom-right corner; null if none. */
-export function bareRootPoint(conn: XConnection): Point | null {
-  const { width, height } = conn.screenSize();
-  for (let y = height - 1; y >= 0; y -= PARK_GRID) {
-    for (let x = width - 1; x >= 0; x -= PARK_GRID) {
-      if (rootChildAt(conn, { x, y }) === null) return { x, y };
-    }
-  }
-  return null;
-}
+import type { SpriteGuard } from "./sprite_guard.ts";
+import { bareRootPoint } from "./stacking.ts";
 
 /** Agent masters handed out as {@linkcode OwnedPointer}s and taken back when closed. */
 export class ExtraPointerPool {
   readonly #idle: AgentMaster[] = [];
   readonly #all = new Set<AgentMaster>();
 
-  constructor(readonly conn: XConnection) {}
+  constructor(readonly conn: XConnection, readonly guard: SpriteGuard | null = null) {}
 
   /**
    * A private pointer of its own, idle or new.
@@ -46,12 +34,13 @@ export class ExtraPointerPool {
     let master = this.#idle.pop();
     while (master && !master.alive) master = this.#idle.pop();
     if (!master) {
-      if (this.#all.size === 0) removeStaleMasters(this.conn);
+      if (this.#all.size === 0) removeStaleMasters(this.conn, this.guard);
       master = AgentMaster.create(this.conn);
+      this.guard?.enroll(master);
       this.#all.add(master);
     }
     const taken = master;
-    const pointer = new X11Pointer(this.conn, taken);
+    const pointer = new X11Pointer(this.conn, taken, this.guard);
     let closed = false;
     return Object.assign(pointer, {
       close: async (): Promise<void> => {
@@ -60,7 +49,7 @@ export class ExtraPointerPool {
         try {
           if (this.conn.alive) {
             await pointer.releaseAll();
-            await park(this.conn, pointer);
+            await pointer.park();
           }
         } finally {
           if (taken.alive && this.#all.has(taken)) this.#idle.push(taken);
@@ -69,22 +58,17 @@ export class ExtraPointerPool {
     });
   }
 
-  /** Removes every master (parked first, so no client still tracks it). */
+  /** Removes every master (parked first, so no client still tracks it and its sprite shows nothing). */
   close(): void {
-    const spot = this.conn.alive ? bareRootPoint(this.conn) : null;
+    const spot = this.conn.alive && !this.guard ? bareRootPoint(this.conn) : null;
     for (const master of this.#all) {
+      if (this.guard) this.guard.rest(master);
       // X11Pointer.move sends synchronously; close() syncs before removing the master.
-      if (spot && master.alive) void new X11Pointer(this.conn, master).move(spot);
+      else if (spot && master.alive) void new X11Pointer(this.conn, master).move(spot);
+      this.guard?.forget(master);
       master.close();
     }
     this.#all.clear();
     this.#idle.length = 0;
   }
-}
-
-async function park(conn: XConnection, pointer: X11Pointer): Promise<void> {
-  const spot = bareRootPoint(conn);
-  if (!spot) return;
-  await pointer.move(spot);
-  await pointer.sync();
 }

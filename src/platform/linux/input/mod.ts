@@ -20,12 +20,13 @@ import type { XConnection } from "../x11/connection.ts";
 import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
 import { withBackgroundKeyboard } from "./background_keyboard.ts";
 import { observeDesktop } from "./desktop_observer.ts";
-import { bareRootPoint, ExtraPointerPool } from "./extra_pointers.ts";
+import { ExtraPointerPool } from "./extra_pointers.ts";
 import { withForeground } from "./foreground.ts";
 import { type KeyboardChannel, X11Keyboard } from "./keyboard.ts";
 import { createKeyboard } from "./keyboard_channel.ts";
 import { PingBarrier } from "./app_sync.ts";
 import { X11Pointer } from "./pointer.ts";
+import { SpriteGuard } from "./sprite_guard.ts";
 import { windowOnTopAt } from "./stacking.ts";
 import { detectToolkit } from "./toolkit.ts";
 
@@ -39,6 +40,8 @@ interface Devices {
   keyboard: X11Keyboard | null;
   /** Pointers of their own for held buttons and parallel drags, created on first use. */
   extras?: ExtraPointerPool;
+  /** Keeps agent masters' sprites from holding other clients' cursors; created with the first master. */
+  guard?: SpriteGuard | null;
 }
 
 /** Input on one X display. */
@@ -55,17 +58,26 @@ export class X11Input implements InputBackend {
     if (!this.#devices || this.#devices.conn !== conn) {
       this.#devices?.extras?.close();
       this.#devices?.agent?.close();
+      this.#devices?.guard?.close();
       this.#devices = { conn, agent: null, pointers: {}, keyboards: {}, keyboard: null };
       this.#background = null;
     }
     return this.#devices;
   }
 
+  #guard(): SpriteGuard | null {
+    const devices = this.#current();
+    if (devices.guard === undefined) devices.guard = SpriteGuard.create(devices.conn);
+    return devices.guard;
+  }
+
   #agent(): AgentMaster {
     const devices = this.#current();
     if (!devices.agent?.alive) {
-      removeStaleMasters(devices.conn);
+      const guard = this.#guard();
+      removeStaleMasters(devices.conn, guard);
       devices.agent = AgentMaster.create(devices.conn);
+      guard?.enroll(devices.agent);
       devices.pointers.background = undefined;
       devices.keyboards.background = undefined;
     }
@@ -81,13 +93,13 @@ export class X11Input implements InputBackend {
   pointer(channel: InputChannel): Promise<RawPointer> {
     const devices = this.#current();
     const agent = channel === "background" ? this.#agent() : null;
-    devices.pointers[channel] ??= new X11Pointer(devices.conn, agent);
+    devices.pointers[channel] ??= new X11Pointer(devices.conn, agent, agent ? this.#guard() : null);
     return Promise.resolve(devices.pointers[channel]!);
   }
 
   extraPointer(): Promise<OwnedPointer> {
     const devices = this.#current();
-    devices.extras ??= new ExtraPointerPool(devices.conn);
+    devices.extras ??= new ExtraPointerPool(devices.conn, this.#guard());
     return Promise.resolve(devices.extras.acquire());
   }
 
@@ -138,24 +150,21 @@ export class X11Input implements InputBackend {
     for (const pointer of Object.values(devices.pointers)) await pointer?.releaseAll();
     for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll();
     await this.#park();
+    // A hover stays where it was put, under an empty device cursor; cursors show again.
+    devices.guard?.settle();
   }
 
   /**
-   * Moves the private pointer over bare root after each action. GTK aborts on the
-   * X error it gets when a device it is tracking disappears, so the agent master
-   * must never be removed (at exit, or as a stale master later) while it hovers
-   * over a client window.
+   * Rests the private pointer after each action that pressed (sprite_guard.ts; over bare
+   * root without one). GTK aborts on the X error it gets when a device it is tracking
+   * disappears, so the agent master must never be removed (at exit, or as a stale master
+   * later) while it hovers over a client window.
    */
   async #park(): Promise<void> {
     const pointer = this.#devices?.pointers.background;
     // A hover (move_cursor) stays where it was put; the pointer is parked at exit anyway.
     if (!pointer?.pressedSinceParked || !this.#devices?.conn.alive) return;
-    pointer.pressedSinceParked = false;
-    const spot = bareRootPoint(this.#devices.conn);
-    if (spot) {
-      await pointer.move(spot);
-      await pointer.sync();
-    }
+    await pointer.park();
   }
 
   /** Removes the agent master and every extra one. */
@@ -173,9 +182,11 @@ export class X11Input implements InputBackend {
       );
       await devices.keyboard.close(channels).catch(() => {});
     }
-    const background = devices.pointers.background;
-    const spot = background && devices.conn.alive ? bareRootPoint(devices.conn) : null;
-    if (background && spot) await background.move(spot);
+    // The sprite must show nothing when its master goes (sprite_guard.ts): rest it first.
+    if (devices.agent && devices.guard) devices.guard.rest(devices.agent);
+    else await devices.pointers.background?.park();
+    if (devices.agent) devices.guard?.forget(devices.agent);
     devices.agent?.close();
+    devices.guard?.close();
   }
 }

@@ -12,6 +12,8 @@ import type { MouseButton, Point, RawPointer } from "../../types.ts";
 import type { XConnection } from "../x11/connection.ts";
 import type { AgentMaster } from "./agent_master.ts";
 import { corePointer } from "./desktop_observer.ts";
+import { bareRootPoint } from "./stacking.ts";
+import type { SpriteGuard } from "./sprite_guard.ts";
 
 /** X button numbers. */
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
@@ -23,14 +25,19 @@ export class X11Pointer implements RawPointer {
   pressedSinceParked = false;
   #position: Point | null = null;
 
-  /** `agent` null drives the core pointer. */
-  constructor(readonly conn: XConnection, readonly agent: AgentMaster | null) {}
+  /** `agent` null drives the core pointer; `guard` keeps an agent master's sprite safe (sprite_guard.ts). */
+  constructor(
+    readonly conn: XConnection,
+    readonly agent: AgentMaster | null,
+    readonly guard: SpriteGuard | null = null,
+  ) {}
 
   /** Absolute motion to a screen point. */
   move(point: Point): Promise<void> {
     const display = this.conn.unsafeDisplay();
     const x = Math.round(point.x), y = Math.round(point.y);
     if (this.agent) {
+      this.guard?.beforeMove(this.agent, { x, y });
       xtst.symbols.XTestFakeDeviceMotionEvent(
         display,
         this.agent.pointerDevice,
@@ -65,6 +72,20 @@ export class X11Pointer implements RawPointer {
       // Toolkits coalesce wheel events that arrive in one burst.
       if (i < steps.length - 1) await new Promise((resolve) => setTimeout(resolve, 8));
     }
+  }
+
+  /**
+   * Moves an agent pointer to where it rests between calls (the guard's rest window, else a
+   * point over bare root) and waits for the server. The core pointer is never parked.
+   */
+  async park(): Promise<void> {
+    if (!this.agent || !this.conn.alive) return;
+    this.pressedSinceParked = false;
+    const spot = this.guard ? this.guard.restPoint() : bareRootPoint(this.conn);
+    if (!spot) return;
+    await this.move(spot);
+    await this.sync();
+    this.guard?.rested(this.agent);
   }
 
   /** Releases every button this pointer still holds. */

@@ -43,3 +43,16 @@ export function windowOnTopAt(conn: XConnection, windowId: number, point: Point)
   const frame = topLevelAncestor(conn, BigInt(windowId));
   return frame !== null && rootChildAt(conn, point) === frame;
 }
+
+const PARK_GRID = 48;
+
+/** A point over bare root (no window there), scanning from the bottom-right corner; null if none. */
+export function bareRootPoint(conn: XConnection): Point | null {
+  const { width, height } = conn.screenSize();
+  for (let y = height - 1; y >= 0; y -= PARK_GRID) {
+    for (let x = width - 1; x >= 0; x -= PARK_GRID) {
+      if (rootChildAt(conn, { x, y }) === null) return { x, y };
+    }
+  }
+  return null;
+}
