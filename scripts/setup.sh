@@ -31,9 +31,11 @@ want() { PACKAGES="$PACKAGES $*"; }
 # a downloaded executable's users check.
 want $(sh scripts/install.sh --list)
 # Test desktop extras: xauth, dbus-x11; the e2e tests use x11-utils' xwininfo, xdpyinfo and xmessage.
-want xauth dbus-x11 libgtk-3-0 libxfixes3 libatspi2.0-0
+want xauth dbus-x11 libgtk-3-0 libatspi2.0-0
 # Fixture apps.
 want python3-gi gir1.2-gtk-3.0 gtk-3-examples
+# A stock GTK 3 app with modal dialogs (tests/e2e/modal_dialog_test.ts).
+want mousepad
 # Test and benchmark helpers (pngcheck reads the parallel-band PNGs in the image tests).
 want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
 # Perception (parse_visual_regions).

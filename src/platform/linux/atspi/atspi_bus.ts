@@ -30,9 +30,29 @@ export interface AtspiBusOptions {
 }
 
 const A11Y_BUS = { destination: "org.a11y.Bus", path: "/org/a11y/bus" } as const;
+/**
+ * Connections kept open per application after an isolated call. A dialog that is still up
+ * holds at most a few; past this many the oldest (long answered) is closed.
+ */
+export const MAX_PARKED = 16;
 const DBUS = { destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus" } as const;
 const REMEDY = "start /usr/libexec/at-spi-bus-launcher (or a desktop session that runs it) and set " +
   "DBUS_SESSION_BUS_ADDRESS to that session's bus";
+
+/** Options of one call to an application. */
+export interface AtspiCallOptions extends CallOptions {
+  /**
+   * Send the call on a connection of its own, used for nothing else. For calls that run
+   * application code (actions, edits, focus, values): GTK runs them inside the D-Bus
+   * dispatch of the connection they came on, and a modal dialog they open (gtk_dialog_run)
+   * then holds that connection's dispatch lock for as long as the dialog is up. Anything
+   * more arriving on it (a call, or its closing) is worse than unanswered: the next key
+   * event makes at-spi2-atk run a nested loop that dispatches every connection, blocks on
+   * that lock, and the app never runs again. So the connection is left open and silent
+   * ({@linkcode MAX_PARKED} per application) and closed only when the application goes.
+   */
+  isolated?: boolean;
+}
 
 /** What tree and element code needs: method calls and property reads on application objects. */
 export interface AtspiCaller {
@@ -44,7 +64,7 @@ export interface AtspiCaller {
     member: string,
     signature?: string,
     body?: readonly unknown[],
-    options?: CallOptions,
+    options?: AtspiCallOptions,
   ): Promise<unknown[]>;
   /** Reads a property and unwraps its variant. */
   property(app: string, path: string, iface: string, name: string): Promise<unknown>;
@@ -57,6 +77,10 @@ export class AtspiBus implements AtspiCaller {
   readonly #timeoutMs: number;
   readonly #peerToPeer: boolean;
   readonly #peers = new Map<string, DBusConnection | null>();
+  /** Each application's private socket address, once asked for (null: it offers none). */
+  readonly #addresses = new Map<string, string | null>();
+  /** Connections of isolated calls, oldest first, left open (see AtspiCallOptions.isolated). */
+  readonly #parked = new Map<string, DBusConnection[]>();
   readonly #peerSetup = new Map<string, Promise<void>>();
   /** Applications' object events, for read-backs that wait on them. */
   readonly events: AppEvents;
@@ -150,8 +174,9 @@ export class AtspiBus implements AtspiCaller {
     member: string,
     signature = "",
     body: readonly unknown[] = [],
-    options: CallOptions = {},
+    options: AtspiCallOptions = {},
   ): Promise<unknown[]> {
+    if (options.isolated) return this.#isolatedCall(app, path, iface, member, signature, body, options);
     const peer = this.#peers.get(app);
     const direct = peer && !peer.isClosed ? peer : null;
     return (direct ?? this.#a11y).call({
@@ -162,6 +187,51 @@ export class AtspiBus implements AtspiCaller {
       signature,
       body,
     }, { timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal });
+  }
+
+  /** See {@linkcode AtspiCallOptions.isolated}. Without a private socket the shared route is used. */
+  async #isolatedCall(
+    app: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature: string,
+    body: readonly unknown[],
+    options: CallOptions,
+  ): Promise<unknown[]> {
+    await this.preparePeer(app);
+    const address = this.#addresses.get(app);
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const shared = () =>
+      this.call(app, path, iface, member, signature, body, { ...options, isolated: false });
+    if (!address) return await shared();
+    let own: DBusConnection;
+    try {
+      own = await DBusConnection.connect(address, { bus: false, timeoutMs });
+    } catch {
+      return await shared();
+    }
+    try {
+      return await own.call({ path, interface: iface, member, signature, body }, {
+        timeoutMs,
+        signal: options.signal,
+      });
+    } finally {
+      this.#park(app, own);
+    }
+  }
+
+  /** Keeps an isolated call's connection open and silent; closes the oldest past {@linkcode MAX_PARKED}. */
+  #park(app: string, connection: DBusConnection): void {
+    const parked = (this.#parked.get(app) ?? []).filter((c) => !c.isClosed);
+    parked.push(connection);
+    while (parked.length > MAX_PARKED) void parked.shift()!.close().catch(() => {});
+    this.#parked.set(app, parked);
+  }
+
+  /** How many isolated-call connections are open to `app` (diagnostics and tests). */
+  parkedCount(app: string): number {
+    return (this.#parked.get(app) ?? []).filter((c) => !c.isClosed).length;
   }
 
   /** Reads a property of an application's object. */
@@ -216,6 +286,7 @@ export class AtspiBus implements AtspiCaller {
         member: "GetApplicationBusAddress",
       }, { timeoutMs: this.#timeoutMs });
       if (typeof address === "string" && address !== "") {
+        this.#addresses.set(app, address);
         peer = await DBusConnection.connect(address, { bus: false, timeoutMs: this.#timeoutMs });
       }
     } catch {
@@ -228,6 +299,10 @@ export class AtspiBus implements AtspiCaller {
   async forget(app: string): Promise<void> {
     const peer = this.#peers.get(app);
     this.#peers.delete(app);
+    this.#addresses.delete(app);
+    const parked = this.#parked.get(app) ?? [];
+    this.#parked.delete(app);
+    await Promise.all(parked.map((c) => c.close().catch(() => {})));
     await peer?.close();
   }
 
@@ -235,8 +310,9 @@ export class AtspiBus implements AtspiCaller {
   async close(): Promise<void> {
     this.events.close();
     await Promise.allSettled(this.#peerSetup.values());
-    const peers = [...this.#peers.values()];
+    const peers = [...this.#peers.values(), ...[...this.#parked.values()].flat()];
     this.#peers.clear();
+    this.#parked.clear();
     await Promise.all(peers.map((peer) => peer?.close()));
     await this.#a11y.close();
     await this.#session?.close();

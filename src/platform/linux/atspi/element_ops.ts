@@ -10,6 +10,9 @@ import type { AtspiCaller } from "./atspi_bus.ts";
 import { AtspiPath, CoordType, Iface } from "./interfaces.ts";
 import { decodeStates, type NodeStates, stateNames } from "./states.ts";
 
+/** Calls that run application code go on a connection of their own (AtspiCallOptions.isolated). */
+const ISOLATED = { isolated: true } as const;
+
 /** The handle an `AxNode.ref` carries on Linux. */
 export interface AtspiRef {
   /** Unique bus name of the application. */
@@ -132,7 +135,8 @@ export async function doAction(bus: AtspiCaller, ref: AtspiRef, actionName: stri
       field: "action",
     });
   }
-  const [ok] = await bus.call(ref.bus, ref.path, Iface.ACTION, "DoAction", "i", [index]);
+  // Isolated: the action may open a modal dialog inside the dispatch of the connection it came on.
+  const [ok] = await bus.call(ref.bus, ref.path, Iface.ACTION, "DoAction", "i", [index], ISOLATED);
   return ok === true;
 }
 
@@ -146,7 +150,15 @@ export async function getText(bus: AtspiCaller, ref: AtspiRef): Promise<string> 
 
 /** Replaces the whole text (`EditableText.SetTextContents`). */
 export async function setTextContents(bus: AtspiCaller, ref: AtspiRef, text: string): Promise<boolean> {
-  const [ok] = await bus.call(ref.bus, ref.path, Iface.EDITABLE_TEXT, "SetTextContents", "s", [text]);
+  const [ok] = await bus.call(
+    ref.bus,
+    ref.path,
+    Iface.EDITABLE_TEXT,
+    "SetTextContents",
+    "s",
+    [text],
+    ISOLATED,
+  );
   return ok === true;
 }
 
@@ -169,7 +181,7 @@ export async function insertText(
     offset,
     text,
     length,
-  ]);
+  ], ISOLATED);
   return ok === true;
 }
 
@@ -213,12 +225,12 @@ export async function setValue(bus: AtspiCaller, ref: AtspiRef, value: number): 
     Iface.VALUE,
     "CurrentValue",
     variant("d", value),
-  ]);
+  ], ISOLATED);
 }
 
 /** Moves keyboard focus to the object (`Component.GrabFocus`). */
 export async function grabFocus(bus: AtspiCaller, ref: AtspiRef): Promise<boolean> {
-  const [ok] = await bus.call(ref.bus, ref.path, Iface.COMPONENT, "GrabFocus");
+  const [ok] = await bus.call(ref.bus, ref.path, Iface.COMPONENT, "GrabFocus", "", [], ISOLATED);
   return ok === true;
 }
 
