@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { Backend } from "../platform/types.ts";
+import { endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import type { ToolResult } from "./result.ts";
@@ -224,9 +225,16 @@ export class ToolRegistry extends ToolCatalog {
     // A server started before its desktop connects on the first call that needs one.
     if (tool.needsDesktop !== false) await this.backend.ready?.();
 
-    const signals = [options.signal, options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined]
-      .filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+    // The call stops when its caller goes, it times out, its session ends, or the driver aborts it
+    // (an action's target app exited: call_abort.ts).
+    const own = new AbortController();
+    const signals = [
+      options.signal,
+      options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined,
+      session.ending?.signal,
+      own.signal,
+    ].filter((s): s is AbortSignal => s !== undefined);
+    const signal = AbortSignal.any(signals);
     // Nested calls share this call's connection, session and cancellation, and cannot nest again.
     const dispatch: ToolDispatch | undefined = options.inheritedSession ? undefined : {
       call: (nested, nestedArgs) =>
@@ -242,6 +250,7 @@ export class ToolRegistry extends ToolCatalog {
     const tracked = tool.sessionRequiring !== false;
     if (tracked) this.state.sessions.enter(session);
     let result: ToolResult;
+    let callCtx: ToolContext | null = null;
     try {
       const ctx: ToolContext = {
         backend: this.backend,
@@ -252,6 +261,8 @@ export class ToolRegistry extends ToolCatalog {
         lease: options.lease,
         transport: options.transport,
       };
+      registerCall(ctx, own);
+      callCtx = ctx;
       // Observers (the recorder) see every authorized call and its result.
       const call = { tool, args, ctx, nested: options.inheritedSession !== undefined };
       result = await observeCall(this.state.callObservers, call, () => tool.run(ctx, parsed.data));
@@ -262,6 +273,7 @@ export class ToolRegistry extends ToolCatalog {
       }
       throw error;
     } finally {
+      if (callCtx) endCall(callCtx);
       if (tracked) await this.state.sessions.leave(session);
     }
     if (!result.isError && tool.output && result.structuredContent) {

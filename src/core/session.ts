@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { abortReason } from "./call_abort.ts";
 import { DriverError } from "./errors.ts";
 
 /** Transport kinds that own session leases. */
@@ -32,6 +33,8 @@ export interface Session {
   state: "active" | "ending" | "ended";
   /** Calls running in the session; a session with calls in flight is never evicted. */
   inFlight: number;
+  /** Aborted when the session ends (or starts ending): its calls in flight stop their input. */
+  readonly ending?: AbortController;
 }
 
 /** A cleanup hook; errors are collected, not thrown. */
@@ -44,6 +47,9 @@ export interface EndResult {
   pending: boolean;
   failedHooks: string[];
 }
+
+/** How long end_session waits for a session's aborted calls to return before it answers "pending". */
+const END_WAIT_MS = 3000;
 
 /** Default idle time before a session ends: five minutes. */
 export const DEFAULT_IDLE_TTL_MS = 5 * 60_000;
@@ -62,6 +68,8 @@ export class SessionManager {
   readonly #tombstones = new Map<string, string>();
   readonly #hooks = new Map<string, CleanupHook>();
   #sweeper: ReturnType<typeof setInterval> | null = null;
+  /** Resolvers of ends waiting for a session's aborted calls to return. */
+  readonly #drained = new Map<Session, (failedHooks: string[]) => void>();
 
   constructor(readonly idleTtlMs: number = idleTtlFromEnv()) {}
 
@@ -143,7 +151,11 @@ export class SessionManager {
   async leave(session: Session): Promise<void> {
     session.inFlight = Math.max(0, session.inFlight - 1);
     session.lastUsedAt = Date.now();
-    if (session.inFlight === 0 && session.state === "ending") await this.#finish(session, "end_session");
+    if (session.inFlight === 0 && session.state === "ending") {
+      const hooks = await this.#finish(session, "end_session");
+      this.#drained.get(session)?.(hooks);
+      this.#drained.delete(session);
+    }
   }
 
   /** Ends one session of a lease (unknown sessions succeed: non-enumerating). */
@@ -157,8 +169,16 @@ export class SessionManager {
     const name = normalizeLabel(label);
     if (name !== null) this.#tombstones.set(name, lease);
     if (session.inFlight > 0) {
+      // Its calls are aborted (input stops at once); the end completes when the last one returns.
       session.state = "ending";
-      return { ended: false, pending: true, failedHooks: [] };
+      const drained = new Promise<string[]>((resolve) => this.#drained.set(session, resolve));
+      stopCalls(session);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), END_WAIT_MS));
+      const hooks = await Promise.race([drained, late]);
+      clearTimeout(timer);
+      if (hooks === null) return { ended: false, pending: true, failedHooks: [] };
+      return { ended: true, pending: false, failedHooks: hooks };
     }
     return { ended: true, pending: false, failedHooks: await this.#finish(session, reason) };
   }
@@ -214,6 +234,7 @@ export class SessionManager {
       lastUsedAt: now,
       state: "active",
       inFlight: 0,
+      ending: new AbortController(),
     };
     this.#sessions.set(key, session);
     return session;
@@ -222,6 +243,7 @@ export class SessionManager {
   async #finish(session: Session, reason: EndReason): Promise<string[]> {
     if (session.state === "ended") return [];
     session.state = "ended";
+    stopCalls(session);
     for (const [key, value] of this.#sessions) if (value === session) this.#sessions.delete(key);
     const failed: string[] = [];
     for (const [name, hook] of this.#hooks) {
@@ -240,6 +262,11 @@ function unavailable(label: string): DriverError {
     session: label,
     hint: "use a different session label",
   });
+}
+
+/** Aborts the calls a session has in flight (their input stops and says how far it got). */
+function stopCalls(session: Session): void {
+  session.ending?.abort(abortReason("session_ended", `Session ${session.label ?? "(implicit)"} ended`));
 }
 
 function idleTtlFromEnv(): number {

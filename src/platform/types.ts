@@ -210,8 +210,11 @@ export interface RawPointer {
   /** Absolute motion to a screen point. */
   move(point: Point): Promise<void>;
   button(button: MouseButton, down: boolean): Promise<void>;
-  /** Wheel detents; positive dy scrolls down, positive dx right. */
-  wheel(dx: number, dy: number): Promise<void>;
+  /**
+   * Wheel detents; positive dy scrolls down, positive dx right. Stops between detents when
+   * `signal` aborts and resolves with the number sent.
+   */
+  wheel(dx: number, dy: number, signal?: AbortSignal): Promise<number | void>;
   /** Releases every button this pointer holds. */
   releaseAll(): Promise<void>;
   /** Waits until the window system processed everything sent. */
@@ -235,8 +238,13 @@ export interface RawKeyboard {
   press(key: string, modifiers: readonly string[]): Promise<void>;
   down(key: string): Promise<void>;
   up(key: string): Promise<void>;
-  /** Types text; returns how many characters were delivered. */
-  typeText(text: string, delayMs?: number): Promise<number>;
+  /**
+   * Types text; returns how many characters were delivered.
+   *
+   * @throws {DriverError} `aborted` (with `delivered_count`) when `signal` aborts part-way;
+   *   what the keyboard held is released.
+   */
+  typeText(text: string, delayMs?: number, signal?: AbortSignal): Promise<number>;
   /** Releases every key and modifier this keyboard still holds. */
   releaseAll(): Promise<void>;
 }

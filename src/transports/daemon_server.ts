@@ -95,6 +95,8 @@ async function serveConnection(
   options: DaemonOptions & { shutdown: () => Promise<void> },
 ): Promise<void> {
   const lease = `daemon-${crypto.randomUUID()}`;
+  // Aborted when the client goes away: its calls stop their input.
+  const gone = new AbortController();
   const encoder = new TextEncoder();
   const writer = conn.writable.getWriter();
   const inFlight = new Set<Promise<void>>();
@@ -121,7 +123,7 @@ async function serveConnection(
         });
         continue;
       }
-      const task = handle(registry, request, lease, options).then((response) =>
+      const task = handle(registry, request, lease, { ...options, signal: gone.signal }).then((response) =>
         send({ id: request.id, ...response })
       );
       inFlight.add(task);
@@ -130,6 +132,7 @@ async function serveConnection(
   } catch {
     // The client went away mid-stream (killed): fall through to cleanup.
   } finally {
+    gone.abort();
     await Promise.allSettled([...inFlight]);
     await registry.state.sessions.endLease(lease);
     writer.releaseLock();
@@ -145,7 +148,7 @@ async function handle(
   registry: ToolRegistry,
   request: DaemonRequest,
   lease: string,
-  options: DaemonOptions & { shutdown: () => Promise<void> },
+  options: DaemonOptions & { shutdown: () => Promise<void>; signal?: AbortSignal },
 ): Promise<DaemonResponse> {
   switch (request.method) {
     case "metadata":
@@ -197,6 +200,7 @@ async function handle(
       const result = await registry.call(request.name, withSession, {
         lease: callLease,
         transport: request.client_kind === "cli" ? "cli" : "daemon",
+        signal: options.signal,
       });
       return { ok: true, result };
     }

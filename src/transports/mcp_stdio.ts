@@ -1,7 +1,8 @@
 /**
  * MCP over stdio: newline-delimited JSON-RPC on stdin/stdout. Requests run
  * concurrently; each response is written as one line when it is ready.
- * stdin EOF ends the connection's sessions and resolves the returned promise.
+ * stdin EOF aborts the calls in flight, ends the connection's sessions and resolves the
+ * returned promise.
  *
  * @module
  */
@@ -52,6 +53,8 @@ export async function serveMcpStdio(
     const response = await connection.handleText(buffer.trim());
     if (response) await write(JSON.stringify(response));
   }
+  // The client is gone: what it asked for stops (input stops, held keys and buttons are released).
+  connection.abortAll();
   await Promise.allSettled([...pending]);
   await writing;
   await options.onClose?.(connection.lease);

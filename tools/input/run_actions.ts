@@ -99,11 +99,14 @@ export default defineTool({
       });
     }
     checkBatch(args.actions, ctx.session.label, dispatch);
+    checkBudget(args.actions);
 
     const results: z.output<typeof ActionOutcome>[] = [];
     const lines: string[] = [];
     let failedIndex: number | null = null;
     for (const [index, action] of args.actions.entries()) {
+      // A cancelled batch (caller gone, session ended) runs nothing more; what ran is in results.
+      if (ctx.signal.aborted) break;
       const result = await dispatch.call(action.tool, action.arguments);
       const isError = result.isError === true;
       results.push({
@@ -151,6 +154,38 @@ export default defineTool({
  * @throws {DriverError} `invalid_arguments` naming `actions.<i>...`; `permission_denied`
  *   for a session label other than the batch's.
  */
+/** What one call may spend on paced input: the longest wait a caller should have to sit through. */
+export const CALL_INPUT_BUDGET_MS = 60_000;
+
+/** Milliseconds an action's own pacing takes at least (drag durations, typing delays). */
+function pacedMs(args: Record<string, unknown>): number {
+  const number = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
+  let ms = number(args.duration_ms);
+  if (typeof args.text === "string") ms += [...args.text].length * number(args.delay_ms);
+  if (Array.isArray(args.drags)) {
+    ms += Math.max(0, ...args.drags.map((d) => number((d as Record<string, unknown>)?.duration_ms)));
+  }
+  return ms;
+}
+
+/**
+ * Refuses a batch whose actions would pace input for longer than a minute in all.
+ *
+ * @throws {DriverError} `invalid_arguments` naming `actions`.
+ */
+function checkBudget(actions: readonly { tool: string; arguments: Record<string, unknown> }[]): void {
+  const total = actions.reduce((sum, action) => sum + pacedMs(action.arguments), 0);
+  if (total > CALL_INPUT_BUDGET_MS) {
+    throw invalid(
+      "actions",
+      `the actions would take at least ${Math.round(total / 1000)} s of paced input; one call stays under ${
+        CALL_INPUT_BUDGET_MS / 1000
+      } s`,
+      "split the batch into several run_actions calls, or shorten durations and delays",
+    );
+  }
+}
+
 function checkBatch(
   actions: readonly { tool: string; arguments: Record<string, unknown> }[],
   label: string | null,

@@ -7,19 +7,29 @@ import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 /** Trailing agent-protocol closing tags some models leak into text (the reference strips them too). */
 const TRAILING_TAGS = /(<\/(?:parameter|invoke|antml:[a-z_]+|function_calls)>\s*)+$/;
 
+/** Most characters one call types (at the pace an app takes keys, well under a minute). */
+const MAX_TEXT = 20_000;
+/** Longest time one call may spend waiting between keystrokes. */
+const MAX_PACED_MS = 60_000;
+
 /** Text into a field: accessibility insert first, else keystrokes. */
 export default defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back.",
+    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back. A cancelled call stops at once and reports how many characters went out.",
   group: "input",
   input: z.strictObject({
-    text: z.string().min(1).max(100_000),
+    text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),
     delay_ms: z.number().int().min(0).max(1000).optional().describe(
-      "Delay between keystrokes (default none)",
+      "Delay between keystrokes (default none); characters x delay_ms stays under a minute",
     ),
     ...keyTargetFields,
+  }).refine((args) => [...args.text].length * (args.delay_ms ?? 0) <= MAX_PACED_MS, {
+    path: ["delay_ms"],
+    message: `text length x delay_ms must stay under ${
+      MAX_PACED_MS / 1000
+    } s: split the text or lower delay_ms`,
   }),
   output: ActionResultSchema,
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },

@@ -9,7 +9,7 @@ export default defineTool({
   name: "end_session",
   title: "End session",
   description:
-    "End a session of this connection and run its cleanup (tokens, screenshots, held buttons, cursor, recording) once. Idempotent; the label refuses calls (session_ended) until start_session revives it.",
+    "End a session of this connection and run its cleanup (tokens, screenshots, held buttons, cursor, recording) once; its running calls are aborted (input stops) and awaited up to 3 s. Idempotent; the label refuses calls (session_ended) until start_session revives it.",
   group: "session",
   input: z.strictObject({ session: labelParam }),
   output: z.object({ session: z.string(), active: z.literal(false) }),
@@ -24,7 +24,7 @@ export default defineTool({
     if (result.pending) {
       throw new DriverError(
         "session_cleanup_pending",
-        `Session "${name}" ends when its running call finishes`,
+        `Session "${name}" ends when its running call returns (it was aborted)`,
         {
           session: name,
           cleanup_complete: false,

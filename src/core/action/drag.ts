@@ -38,7 +38,7 @@ export async function performDrag(
     const pointer = await ctx.backend.input.pointer(channel);
     // The agent cursor (when enabled) travels to the end alongside the drag.
     cursorFollow(ctx, to, "drag", gesture.durationMs);
-    await dragAlong(pointer, path, gesture.button, gesture.durationMs);
+    await dragAlong(pointer, path, gesture.button, gesture.durationMs, ctx.signal);
   };
   await cursorApproach(ctx, from, "drag", gesture.modifiers);
   if (target.scope === "desktop") {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { MouseButton, Point, RawPointer } from "../../platform/types.ts";
+import { abortedPartway, pause } from "../call_abort.ts";
 
 /**
  * `steps + 1` points along a polyline, evenly spaced by arc length, starting at
@@ -46,13 +47,14 @@ export interface Track {
   durationMs: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Moves every track's pointer along its path at once, each on its own clock
  * (point k of a track is reached at `durationMs * k / (path.length - 1)`).
+ *
+ * @throws {DriverError} `aborted` (with `delivered_count`, the moves sent, and
+ *   `planned_count`) as soon as `signal` aborts: no move is sent after it.
  */
-export async function moveTracks(tracks: readonly Track[]): Promise<void> {
+export async function moveTracks(tracks: readonly Track[], signal?: AbortSignal): Promise<void> {
   const events: { at: number; track: Track; point: Point }[] = [];
   for (const track of tracks) {
     const steps = track.path.length - 1;
@@ -62,29 +64,38 @@ export async function moveTracks(tracks: readonly Track[]): Promise<void> {
   }
   events.sort((a, b) => a.at - b.at);
   const start = performance.now();
+  let sent = 0;
   for (const event of events) {
     const wait = start + event.at - performance.now();
-    if (wait >= 1) await sleep(wait);
+    if (wait >= 1) await pause(wait, signal);
+    if (signal?.aborted) {
+      throw abortedPartway(signal, "The pointer gesture", {
+        delivered_count: sent,
+        planned_count: events.length,
+      });
+    }
     await event.track.pointer.move(event.point);
+    sent++;
   }
   for (const track of tracks) await track.pointer.sync();
 }
 
 /**
  * Press, move along `path`, release: one drag with one pointer. The button is
- * released even when a move fails.
+ * released even when a move fails or `signal` aborts the drag part-way.
  */
 export async function dragAlong(
   pointer: RawPointer,
   path: readonly Point[],
   button: MouseButton,
   durationMs: number,
+  signal?: AbortSignal,
 ): Promise<void> {
   await pointer.move(path[0]);
   await pointer.button(button, true);
   try {
     await pointer.sync();
-    await moveTracks([{ pointer, path, durationMs }]);
+    await moveTracks([{ pointer, path, durationMs }], signal);
   } finally {
     await pointer.button(button, false);
     await pointer.sync();

@@ -128,7 +128,7 @@ export async function moveHeld(
   await requireBackgroundPointer(ctx, target, path, "drag", { foregroundRung: false });
   const before = hold.probe ? await reprobe(ctx, hold.probe) : null;
   try {
-    await moveTracks([{ pointer: hold.pointer, path, durationMs: timing.durationMs }]);
+    await moveTracks([{ pointer: hold.pointer, path, durationMs: timing.durationMs }], ctx.signal);
   } catch (error) {
     await release(ctx, hold).catch(() => {});
     throw error;

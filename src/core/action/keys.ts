@@ -28,8 +28,8 @@ function describe(input: KeyInput): string {
     : `pressed ${[...input.modifiers, input.key].join("+")}`;
 }
 
-async function send(keyboard: RawKeyboard, input: KeyInput): Promise<number> {
-  if (input.kind === "text") return await keyboard.typeText(input.text, input.delayMs);
+async function send(keyboard: RawKeyboard, input: KeyInput, signal?: AbortSignal): Promise<number> {
+  if (input.kind === "text") return await keyboard.typeText(input.text, input.delayMs, signal);
   await keyboard.press(input.key, input.modifiers);
   return 1;
 }
@@ -143,7 +143,7 @@ async function keysLadder(
 ): Promise<Outcome> {
   if (target.scope === "desktop") {
     const keyboard = await ctx.backend.input.keyboard("global");
-    const count = await send(keyboard, input);
+    const count = await send(keyboard, input, ctx.signal);
     return {
       effect: "unverifiable",
       route: "global_input",
@@ -184,7 +184,7 @@ async function keysLadder(
         ref = await textTarget(ctx, target, at);
         before = await readText(ctx, ref);
         if (ref !== null && before !== null) watch = await watchElement(ctx, ref);
-        count = await send(keyboard, input);
+        count = await send(keyboard, input, ctx.signal);
       });
       readback = await textReadback(ctx, ref, before, input, watch);
     } finally {
@@ -237,7 +237,10 @@ async function keysLadder(
   let count: number;
   let readback: Pick<Outcome, "effect" | "evidence">;
   try {
-    count = await ctx.backend.input.withBackgroundKeyboard(target.windowId, () => send(keyboard, input));
+    count = await ctx.backend.input.withBackgroundKeyboard(
+      target.windowId,
+      () => send(keyboard, input, ctx.signal),
+    );
     readback = await textReadback(ctx, ref, before, input, watch);
   } finally {
     watch?.close();

@@ -42,6 +42,7 @@ export async function performParallelDrags(
     }
     await moveTracks(
       drags.map((drag, i) => ({ pointer: pointers[i], path: drag.path, durationMs: drag.durationMs })),
+      ctx.signal,
     );
   } finally {
     for (const { pointer, button } of pressed) {

@@ -17,5 +17,5 @@ export async function runAction(ctx: ToolContext, act: () => Promise<Outcome>): 
     } finally {
       await ctx.backend.input.releaseAll().catch(() => {});
     }
-  });
+  }, ctx.signal);
 }

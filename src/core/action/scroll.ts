@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { abortedPartway } from "../call_abort.ts";
 import type { Point } from "../../platform/types.ts";
 import type { SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
@@ -69,7 +70,7 @@ export async function performScroll(
   if (target.scope === "desktop") {
     const pointer = await ctx.backend.input.pointer("global");
     await pointer.move(point!);
-    await pointer.wheel(dx, dy);
+    stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();
     return {
       effect: "unverifiable",
@@ -92,7 +93,7 @@ export async function performScroll(
   const wheel = async (channel: "background" | "global") => {
     const pointer = await ctx.backend.input.pointer(channel);
     await pointer.move(at);
-    await pointer.wheel(dx, dy);
+    stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();
   };
   let summary: string;
@@ -189,4 +190,10 @@ async function readBack(
     base,
     probe && !probe.direct ? { effect: "unverifiable" } : { effect: "suspected_noop", escalation },
   );
+}
+
+/** Throws when the call was aborted part-way through the detents (how many went out is in the error). */
+function stopIfAborted(ctx: ToolContext, sent: number | void, planned: number): void {
+  if (!ctx.signal.aborted) return;
+  throw abortedPartway(ctx.signal, "Scrolling", { delivered_count: sent ?? 0, planned_count: planned });
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { WindowInfo } from "../../platform/types.ts";
+import { watchTarget } from "../call_abort.ts";
 import { DriverError } from "../errors.ts";
 import type { ResolvedElement } from "../snapshots.ts";
 import { SnapshotStore } from "../snapshots.ts";
@@ -213,6 +214,8 @@ async function windowTarget(
       },
     );
   }
+  // From here on, input for this action stops as soon as the app exits.
+  watchTarget(ctx, pid);
   return { scope: "window", pid, windowId, window, element };
 }
 

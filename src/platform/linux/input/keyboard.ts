@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { abortedPartway, pause } from "../../../core/call_abort.ts";
 import { DriverError } from "../../../core/errors.ts";
 import { type KeySpec, type Modifier, modifierOf, parseKey } from "../../../core/input/key_names.ts";
 import type { XConnection } from "../x11/connection.ts";
@@ -79,6 +80,10 @@ interface HeldKey {
 }
 
 const DEFAULT_SPARE_LIMIT = 32;
+/** Characters typed between two waits for the app (see X11Keyboard.#pace). */
+export const PACE_CHARACTERS = 16;
+/** Longest wait for the app at each pace point. */
+const PACE_WAIT_MS = 250;
 const MODIFIER_NAMES = new Set<string>(["ctrl", "shift", "alt", "super"]);
 
 function specId(spec: KeySpec): string {
@@ -98,10 +103,6 @@ function toModifier(name: string): Modifier {
     });
   }
   return modifier;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -346,6 +347,18 @@ export class X11Keyboard implements Disposable {
     if (failure !== null) throw failure;
   }
 
+  /**
+   * Lets the app catch up before more keys go out, so that at most
+   * {@linkcode PACE_CHARACTERS} typed characters are ever queued ahead of it: an abort
+   * then stops the typing the app sees within a few milliseconds, instead of after a
+   * backlog of thousands of keys. Bounded: an app that does not answer is not waited for long.
+   */
+  async #pace(window: bigint | null, signal?: AbortSignal): Promise<void> {
+    this.#sink.sync();
+    if (window === null) return await pause(0, signal);
+    await Promise.race([this.#barrier.wait(window), pause(PACE_WAIT_MS, signal)]);
+  }
+
   /** Syncs and settles spare keycodes; after a failure, never throws over the first error. */
   async #finish(quiet: boolean): Promise<void> {
     try {
@@ -460,6 +473,7 @@ export class X11Keyboard implements Disposable {
     this.#barriers = [];
     const missing: string[] = [];
     let delivered = 0;
+    let sincePace = 0;
     let failure: unknown = null;
     try {
       for (const chunk of chunkBySpares(plan, pool.size)) {
@@ -468,7 +482,10 @@ export class X11Keyboard implements Disposable {
         await this.#bindSpares(spareKeysyms(chunk));
         for (const grapheme of chunk) {
           if (options.signal?.aborted) {
-            throw new DriverError("aborted", `Typing was aborted after ${delivered} characters`);
+            throw abortedPartway(options.signal, "Typing", {
+              delivered_count: delivered,
+              planned_count: plan.length,
+            });
           }
           let complete = grapheme.steps !== null;
           for (const step of grapheme.steps ?? []) {
@@ -496,7 +513,10 @@ export class X11Keyboard implements Disposable {
           else missing.push(grapheme.text);
           if (delayMs > 0) {
             this.#sink.flush();
-            await sleep(delayMs);
+            await pause(delayMs, options.signal);
+          } else if (++sincePace >= PACE_CHARACTERS) {
+            sincePace = 0;
+            await this.#pace(window, options.signal);
           }
         }
       }

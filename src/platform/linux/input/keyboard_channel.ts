@@ -24,8 +24,8 @@ export function createKeyboard(
     up: async (key) => {
       await keyboard.up(channel, key);
     },
-    async typeText(text, delayMs) {
-      const result = await keyboard.typeText(channel, text, { delayMs });
+    async typeText(text, delayMs, signal) {
+      const result = await keyboard.typeText(channel, text, { delayMs, signal });
       if (result.delivered === 0 && result.missing.length) {
         throw new DriverError(
           "delivery_failed",

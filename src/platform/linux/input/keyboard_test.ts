@@ -7,8 +7,15 @@ import {
   type LogEntry,
   RecordingSink,
 } from "./_fake_keyboard.ts";
-import { CORE_KEYBOARD, deviceKeyboard, type KeyboardChannel, X11Keyboard } from "./keyboard.ts";
+import {
+  CORE_KEYBOARD,
+  deviceKeyboard,
+  type KeyboardChannel,
+  PACE_CHARACTERS,
+  X11Keyboard,
+} from "./keyboard.ts";
 import { Keymap } from "./keymap.ts";
+import type { BarrierOutcome } from "./app_sync.ts";
 
 const DEVICE: KeyboardChannel = deviceKeyboard(Deno.UnsafePointer.create(0x1000n)!, 12);
 
@@ -194,8 +201,40 @@ Deno.test("X11Keyboard.typeText stops when aborted and reports the count", async
   controller.abort();
   await assert.rejects(
     () => keyboard.typeText(CORE_KEYBOARD, "hello", { signal: controller.signal }),
-    (e: DriverError) => e.code === "aborted" && /after 0 characters/.test(e.message),
+    (e: DriverError) => e.code === "aborted" && e.data.delivered_count === 0 && e.data.planned_count === 5,
   );
+});
+
+Deno.test("X11Keyboard.typeText waits for the app every few characters, and stops there when aborted", async () => {
+  const log: LogEntry[] = [];
+  let reached!: () => void;
+  const atPacePoint = new Promise<void>((resolve) => reached = resolve);
+  // An app that takes its time: the barrier answers only after the test has aborted.
+  const slowApp = {
+    wait: () => {
+      reached();
+      return new Promise<BarrierOutcome>(() => {});
+    },
+    close: () => {},
+  };
+  const keyboard = new X11Keyboard({
+    keymap: new Keymap(new FakeKeymapBackend(log)),
+    sink: new RecordingSink(log),
+    barrier: slowApp,
+  });
+  const controller = new AbortController();
+  const typing = keyboard.typeText(CORE_KEYBOARD, "a".repeat(PACE_CHARACTERS * 3), {
+    signal: controller.signal,
+    window: 7n,
+  });
+  await atPacePoint;
+  controller.abort();
+  await assert.rejects(
+    typing,
+    (e: DriverError) => e.code === "aborted" && e.data.delivered_count === PACE_CHARACTERS,
+  );
+  const pressed = log.filter((e) => e.kind === "key" && e.down).length;
+  assert.equal(pressed, PACE_CHARACTERS, "no key after the abort");
 });
 
 Deno.test("X11Keyboard.press on a spare keycode keeps it until the app caught up", async () => {

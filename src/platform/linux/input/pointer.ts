@@ -13,6 +13,7 @@ import type { XConnection } from "../x11/connection.ts";
 import type { AgentMaster } from "./agent_master.ts";
 import { corePointer } from "./desktop_observer.ts";
 import { bareRootPoint } from "./stacking.ts";
+import { pause } from "../../../core/call_abort.ts";
 import type { SpriteGuard } from "./sprite_guard.ts";
 
 /** X button numbers. */
@@ -61,17 +62,24 @@ export class X11Pointer implements RawPointer {
     return Promise.resolve();
   }
 
-  /** Wheel detents: buttons 4/5 (vertical) and 6/7 (horizontal); positive dy scrolls down. */
-  async wheel(dx: number, dy: number): Promise<void> {
+  /**
+   * Wheel detents: buttons 4/5 (vertical) and 6/7 (horizontal); positive dy scrolls down.
+   * Stops between detents when `signal` aborts; resolves with the detents sent.
+   */
+  async wheel(dx: number, dy: number, signal?: AbortSignal): Promise<number> {
     const steps: number[] = [];
     for (let i = 0; i < Math.abs(Math.round(dy)); i++) steps.push(dy > 0 ? 5 : 4);
     for (let i = 0; i < Math.abs(Math.round(dx)); i++) steps.push(dx > 0 ? 7 : 6);
+    let sent = 0;
     for (const [i, number] of steps.entries()) {
+      if (signal?.aborted) break;
       this.#emitButton(number, true);
       this.#emitButton(number, false);
+      sent++;
       // Toolkits coalesce wheel events that arrive in one burst.
-      if (i < steps.length - 1) await new Promise((resolve) => setTimeout(resolve, 8));
+      if (i < steps.length - 1) await pause(8, signal);
     }
+    return sent;
   }
 
   /**
