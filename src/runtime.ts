@@ -10,6 +10,7 @@ import { ToolRegistry } from "./core/registry.ts";
 import type { ListingOptions } from "./core/tool_listing.ts";
 import { createAuthorizer } from "./core/permissions/authorizer.ts";
 import { createLaunchPolicy } from "./core/permissions/launch_policy.ts";
+import { createResourceScope } from "./core/permissions/resource_scope.ts";
 import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
 import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
 import type { AnyTool } from "./core/tool.ts";
@@ -64,6 +65,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     permissions.mode,
     permissions.grants,
     createLaunchPolicy(permissions),
+    createResourceScope(permissions),
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
   const registry = new ToolRegistry(tools, backend, state, createAuthorizer(permissions), options.listing);

@@ -5,6 +5,7 @@
  */
 import { InputLock } from "./action/input_lock.ts";
 import { allowAnyProgram, type LaunchPolicy } from "./permissions/launch_policy.ts";
+import { type ResourceScope, UNBOUNDED_SCOPE } from "./permissions/resource_scope.ts";
 import type { CallObserver } from "./call_observer.ts";
 import { AgentCursorStore } from "./agent_cursor/store.ts";
 import type { BrowserStore } from "./browser/store.ts";
@@ -56,6 +57,8 @@ export class RuntimeState {
     readonly grants: ReadonlySet<string> = new Set(),
     /** Bounded mode's check of the exact program launch_app is about to run. */
     readonly launchPolicy: LaunchPolicy = allowAnyProgram,
+    /** What listings may show (bounded mode: only the manifest's apps). */
+    readonly scope: ResourceScope = UNBOUNDED_SCOPE,
   ) {
     // What a session owns goes when it ends.
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { type AllTransports, startAllTransports, type Transport } from "../_helpers/all_transports.ts";
-import { e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
+import { desktopEnv, e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
+import { startFixture } from "../_helpers/fixture_app.ts";
 import { hasGrpcJs } from "../_helpers/grpc_node_client.ts";
 import { isAlive } from "../../src/platform/linux/proc_fs.ts";
 
@@ -86,7 +87,7 @@ Deno.test({
 expires_after: 1h
 idle_timeout: 30m
 allow:
-  tools: [launch_app, get_screen_size]
+  tools: [launch_app, get_screen_size, list_windows, get_accessibility_tree, list_apps]
 resources:
   apps:
     - executable: sleep
@@ -139,6 +140,23 @@ resources:
       const tried = await expectAllRefused(all.transports, attacks, { marker, victim });
       assert.equal(tried, attacks.length * 4);
       await expectAllRefused([cliTransport(all)], attacks.slice(0, 3), { marker, victim });
+
+      // Bounded mode shows nothing outside the manifest: a GTK app running on the desktop
+      // (its pid and its window title) is in no listing, through any transport.
+      await using outsider = await startFixture(desktopEnv(), { title: "Outside the manifest 7341" });
+      for (const transport of all.transports) {
+        for (const tool of ["list_windows", "get_accessibility_tree", "list_apps"]) {
+          const result = await transport.call(tool, {});
+          const shown = JSON.stringify(result.structured);
+          assert.equal(result.isError, false, `${transport.name} ${tool}: ${shown.slice(0, 300)}`);
+          assert.doesNotMatch(shown, /Outside the manifest 7341/, `${transport.name} ${tool} leaks a title`);
+          assert.doesNotMatch(
+            shown,
+            new RegExp(`"pid":${outsider.pid}\\b`),
+            `${transport.name} ${tool} leaks a pid`,
+          );
+        }
+      }
 
       // The program the manifest names does launch, through every transport.
       for (const transport of all.transports) {

@@ -28,11 +28,14 @@ export default defineTool({
   risk: "r2",
   capabilities: ["desktop.windows.list"],
   async run(ctx) {
-    const [processes, windows] = await Promise.all([
+    const [allProcesses, windows] = await Promise.all([
       ctx.backend.apps.listProcesses(),
       ctx.backend.windows.list(),
     ]);
-    const visible = windows.filter((w) => w.isOnScreen).reverse().map((w) => ({
+    // Bounded mode: processes and windows of apps outside the manifest are not shown.
+    const { scope } = ctx.state;
+    const processes = allProcesses.filter((p) => scope.allowsPid(p.pid));
+    const visible = windows.filter((w) => w.isOnScreen && scope.allowsPid(w.pid)).reverse().map((w) => ({
       window_id: w.windowId,
       pid: w.pid,
       title: w.title,

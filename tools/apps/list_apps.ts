@@ -30,10 +30,16 @@ export default defineTool({
   risk: "r2",
   capabilities: ["desktop.apps.list"],
   async run(ctx) {
-    const [apps, processes] = await Promise.all([
+    const [allApps, allProcesses] = await Promise.all([
       ctx.backend.apps.listApps(),
       ctx.backend.apps.listProcesses(),
     ]);
+    // Bounded mode: only the manifest's apps, running or installed.
+    const { scope } = ctx.state;
+    const apps = allApps.filter((a) =>
+      a.running ? scope.allowsPid(a.pid) : !scope.bounded || scope.allowsProgram(programOf(a.launchPath))
+    );
+    const processes = allProcesses.filter((p) => scope.allowsPid(p.pid));
     const running = apps.filter((a) => a.running);
     const records = apps.map((a) => ({
       pid: a.pid,
@@ -54,3 +60,10 @@ export default defineTool({
     );
   },
 });
+
+/** The program of a launch path (its first word, a quoted one whole). */
+function programOf(launchPath: string | null): string {
+  if (!launchPath) return "";
+  const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(launchPath);
+  return quoted ? quoted[1] : launchPath.split(/\s+/)[0];
+}

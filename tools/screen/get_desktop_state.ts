@@ -46,7 +46,9 @@ export default defineTool({
       { kind: "display", windowId: null, displayId: primary.id, bounds: primary.bounds },
       0,
     );
-    const visible = windows.filter((w) => w.isOnScreen).reverse().map((w) => ({
+    const visible = windows.filter((w) => w.isOnScreen && ctx.state.scope.allowsPid(w.pid)).reverse().map((
+      w,
+    ) => ({
       window_id: w.windowId,
       pid: w.pid,
       app_name: w.appName,

@@ -29,6 +29,8 @@ export default defineTool({
     }));
     const windows = all
       .filter((w) => w.pid === null || alive.has(w.pid))
+      // Bounded mode: windows of apps outside the manifest (and their titles) are not shown.
+      .filter((w) => ctx.state.scope.allowsPid(w.pid))
       .filter((w) => args.pid === undefined || w.pid === args.pid)
       .filter((w) => !args.on_screen_only || w.isOnScreen);
     const text = `✅ Found ${windows.length} window${windows.length === 1 ? "" : "s"}` +

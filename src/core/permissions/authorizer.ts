@@ -12,6 +12,7 @@ import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
 import { executableMatches } from "./launch_policy.ts";
+import { executableOf } from "./resource_scope.ts";
 
 const RISK_CLASSES = new Set(["r0", "r1", "r2", "r3"]);
 /** Arguments that name a file the driver writes. */
@@ -44,14 +45,6 @@ export function targetedPids(args: Record<string, unknown>): number[] {
 function targetsDesktop(tool: AnyTool, args: Record<string, unknown>): boolean {
   const target = args.target as { kind?: unknown } | null | undefined;
   return args.scope === "desktop" || target?.kind === "desktop" || tool.name === "get_desktop_state";
-}
-
-function executableOf(pid: number): string | null {
-  try {
-    return Deno.readLinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return null;
-  }
 }
 
 /**
