@@ -109,6 +109,11 @@ function inProcess(name: string, input: "type" | "drag", how: "signal" | "sessio
         });
       const [tool, args] = inputFor(input, app, await observed(call, app));
       const running = call(tool, args);
+      running.then((r) => {
+        if (r.isError && !JSON.stringify(r.structuredContent).includes("aborted")) {
+          console.error(`${name}: ${JSON.stringify(r.structuredContent).slice(0, 300)}`);
+        }
+      });
       return async () => {
         if (how === "signal") controller.abort();
         else if (how === "session") {

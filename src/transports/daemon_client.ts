@@ -8,7 +8,8 @@
 import { DriverError } from "../core/errors.ts";
 import type { CallOptions, ToolHost, ToolListing } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
-import { type DaemonRequest, type DaemonResponse, readLines } from "./daemon_protocol.ts";
+import { type DaemonRequest, type DaemonResponse, MAX_RESPONSE_LINE_BYTES } from "./daemon_protocol.ts";
+import { OversizedLine, readLines } from "./line_reader.ts";
 
 /** A connected daemon client. */
 export class DaemonClient implements ToolHost {
@@ -114,7 +115,9 @@ export class DaemonClient implements ToolHost {
 
   async #readLoop(): Promise<void> {
     try {
-      for await (const line of readLines(this.conn.readable)) {
+      for await (const line of readLines(this.conn.readable, MAX_RESPONSE_LINE_BYTES)) {
+        // A response too long to read cannot be matched to its call: the connection is given up.
+        if (line instanceof OversizedLine) break;
         const response = JSON.parse(line) as DaemonResponse;
         const waiter = typeof response.id === "number" ? this.#pending.get(response.id) : undefined;
         if (waiter) {

@@ -29,6 +29,8 @@ export interface DaemonResponse {
   error?: string;
   /** Process exit code a CLI should use for a failure. */
   exit_code?: number;
+  /** The failure's code, when it has one (`input_too_large` for an oversized request line). */
+  code?: string;
 }
 
 /** Exit codes the daemon reports (contract.md §5.4). */
@@ -39,17 +41,5 @@ export function pidFileFor(socketPath: string): string {
   return socketPath.replace(/\.sock$/, "") + ".pid";
 }
 
-/** Splits a byte stream into lines. */
-export async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffer = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (line) yield line;
-    }
-  }
-  if (buffer.trim()) yield buffer.trim();
-}
+/** Longest response line a client reads (screenshots travel base64 in one line). */
+export const MAX_RESPONSE_LINE_BYTES = 256 * 1024 * 1024;

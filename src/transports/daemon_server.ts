@@ -15,13 +15,8 @@ import {
 } from "../core/registry.ts";
 import { VERSION } from "../version.ts";
 import { MCP_PROTOCOL_VERSION } from "./mcp_protocol.ts";
-import {
-  DaemonExit,
-  type DaemonRequest,
-  type DaemonResponse,
-  pidFileFor,
-  readLines,
-} from "./daemon_protocol.ts";
+import { DaemonExit, type DaemonRequest, type DaemonResponse, pidFileFor } from "./daemon_protocol.ts";
+import { OversizedLine, readLines } from "./line_reader.ts";
 
 /** A running daemon. */
 export interface DaemonServer {
@@ -109,6 +104,16 @@ async function serveConnection(
   };
   try {
     for await (const line of readLines(conn.readable)) {
+      if (line instanceof OversizedLine) {
+        await send({
+          ok: false,
+          code: "input_too_large",
+          error:
+            `A request line of at least ${line.bytes} bytes is over the ${line.limit}-byte limit; it was skipped`,
+          exit_code: DaemonExit.badRequest,
+        });
+        continue;
+      }
       let request: DaemonRequest;
       try {
         request = JSON.parse(line);

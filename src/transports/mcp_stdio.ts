@@ -7,7 +7,8 @@
  * @module
  */
 import type { ToolHost } from "../core/registry.ts";
-import { McpConnection } from "./mcp_protocol.ts";
+import { OversizedLine, readLines } from "./line_reader.ts";
+import { errorResponse, McpConnection, RpcError } from "./mcp_protocol.ts";
 
 /** Serves MCP on the given streams until the input ends. */
 export async function serveMcpStdio(
@@ -33,25 +34,20 @@ export async function serveMcpStdio(
     return writing;
   };
 
-  const decoder = new TextDecoderStream();
-  let buffer = "";
-  for await (const chunk of input.pipeThrough(decoder)) {
-    buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (!line) continue;
-      const task = connection.handleText(line).then(async (response) => {
-        if (response) await write(JSON.stringify(response));
-      });
-      pending.add(task);
-      task.finally(() => pending.delete(task));
+  for await (const line of readLines(input)) {
+    if (line instanceof OversizedLine) {
+      await write(JSON.stringify(errorResponse(
+        null,
+        RpcError.InvalidRequest,
+        `Invalid Request: a message of at least ${line.bytes} bytes is over the ${line.limit}-byte limit`,
+      )));
+      continue;
     }
-  }
-  if (buffer.trim()) {
-    const response = await connection.handleText(buffer.trim());
-    if (response) await write(JSON.stringify(response));
+    const task = connection.handleText(line).then(async (response) => {
+      if (response) await write(JSON.stringify(response));
+    });
+    pending.add(task);
+    task.finally(() => pending.delete(task));
   }
   // The client is gone: what it asked for stops (input stops, held keys and buttons are released).
   connection.abortAll();

@@ -25,6 +25,9 @@ import { McpHttpHandler, rpcFailure } from "./mcp_http.ts";
 
 export { NetworkConfigError } from "./auth.ts";
 
+/** HTTP/2 settings the listener advertises. */
+export const H2_SETTINGS = { maxConcurrentStreams: 100, maxHeaderListSize: 64 * 1024 } as const;
+
 /** Options of {@linkcode startNetworkServer}. */
 export interface NetworkServerOptions {
   registry: ToolRegistry;
@@ -110,7 +113,9 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     }
     void mcp.handle(req, res);
   });
-  const h2 = http2.createServer({}, (req, res) => {
+  // Advertise sane limits: nghttp2's defaults are unbounded (2^32-1 concurrent streams,
+  // header lists of any size), which let one client allocate without end.
+  const h2 = http2.createServer({ settings: H2_SETTINGS }, (req, res) => {
     if (!hostAllowed(req.headers[":authority"] ?? req.headers.host, host, port)) {
       res.writeHead(403, { "Content-Type": "text/plain" }).end("Host does not name this listener");
       return;
