@@ -132,7 +132,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "X11Keyboard types 200 characters in well under 300 ms",
+  name: "X11Keyboard types 200 characters and the app receives every one",
   ignore: ignoreWithoutDesktop(),
   async fn() {
     const env = desktopEnv();
@@ -154,8 +154,9 @@ Deno.test({
         landed.toFixed(0)
       } ms)`,
     );
+    // Typing keeps pace with the app (at most PACE_CHARACTERS ahead of it, so an abort stops what
+    // the app sees at once): its speed is the app's, measured in scripts/bench.ts, not asserted here.
     assert.equal(result.delivered, 200);
-    assert.ok(elapsed < 300, `typing took ${elapsed.toFixed(1)} ms`);
 
     // Unicode throughput, for the record: 200 characters of 40 distinct kana and kanji.
     await keyboard.press(CORE_KEYBOARD, "a", ["ctrl"]);

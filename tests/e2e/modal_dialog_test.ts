@@ -123,7 +123,8 @@ Deno.test({
       }, 15_000)).window_id as number;
       const mainState = async () =>
         await waitFor("mousepad's toolbar", async () => {
-          const state = await driver.ok("get_window_state", { pid, window_id: main });
+          // Closed menus fold to one line: expand them so the menu and toolbar items are listed.
+          const state = await driver.ok("get_window_state", { pid, window_id: main, expand: "all" });
           return (state.elements as Structured[]).some((e) => e.label === "Save As...") ? state : null;
         }, 15_000);
 
