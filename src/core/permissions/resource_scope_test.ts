@@ -38,7 +38,7 @@ resources:
   desktop: { display: true }
 `,
     );
-    const permissions = resolvePermissions({
+    const permissions = await resolvePermissions({
       mode: "bounded",
       manifestPath: manifest,
       approveManifest: true,
