@@ -110,43 +110,84 @@ export class McpLines implements AsyncDisposable {
   }
 }
 
-/** Starts Xvfb; without a display number it picks a free one (-displayfd). */
+/** True when no X server holds display `n` here (no lock file, no socket). */
+function displayFree(n: number): boolean {
+  for (const path of [`/tmp/.X${n}-lock`, `/tmp/.X11-unix/X${n}`]) {
+    try {
+      Deno.lstatSync(path);
+      return false;
+    } catch {
+      // Absent.
+    }
+  }
+  return true;
+}
+
+/** The pid in display `n`'s lock file (Xvfb writes its own), or null. */
+function lockOwner(n: number): number | null {
+  try {
+    const pid = Number(Deno.readTextFileSync(`/tmp/.X${n}-lock`).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts Xvfb on `display`, or without one on a free number from 200 up (far above the
+ * lowest free numbers that -displayfd servers, such as other test runs' desktops, take),
+ * so that a test which stops its server and starts one again on the same number finds it
+ * still free. Resolves once this Xvfb (the lock file's owner) answers on the display.
+ *
+ * @throws {Error} when the display is held by another X server or Xvfb does not start.
+ */
 export async function startXvfb(
   size: string,
   display?: number,
 ): Promise<{ child: Deno.ChildProcess; display: number }> {
-  const args = [
-    display === undefined ? "-displayfd" : `:${display}`,
-    ...(display === undefined ? ["1"] : []),
-  ];
+  if (display === undefined) {
+    const start = 200 + Math.floor(Math.random() * 600);
+    for (let n = start; n < start + 200; n++) {
+      if (!displayFree(n)) continue;
+      try {
+        return await startXvfb(size, n);
+      } catch (error) {
+        if (!(error instanceof DisplayTakenError)) throw error;
+      }
+    }
+    throw new Error(`no free X display number from ${start} to ${start + 199}`);
+  }
   const child = new Deno.Command("Xvfb", {
-    args: [...args, "-screen", "0", `${size}x24`, "-nolisten", "tcp"],
+    args: [`:${display}`, "-screen", "0", `${size}x24`, "-nolisten", "tcp"],
     stdin: "null",
-    stdout: "piped",
+    stdout: "null",
     stderr: "null",
   }).spawn();
-  if (display === undefined) {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("Xvfb exited before printing its display number");
-      text += value;
-    }
-    await reader.cancel();
-    return { child, display: Number(text.trim()) };
-  }
-  await child.stdout.cancel();
-  const deadline = Date.now() + 5_000;
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const deadline = Date.now() + 15_000;
   while (true) {
+    if (exited) {
+      await status;
+      throw new DisplayTakenError(`Xvfb :${display} exited at start (held by pid ${lockOwner(display)})`);
+    }
     const probe = await new Deno.Command("xdpyinfo", {
       args: ["-display", `:${display}`],
       stdout: "null",
       stderr: "null",
-    })
-      .output();
-    if (probe.success) return { child, display };
-    if (Date.now() > deadline) throw new Error(`Xvfb :${display} did not start`);
+    }).output();
+    if (probe.success && lockOwner(display) === child.pid) return { child, display };
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await status;
+      throw new Error(`Xvfb :${display} did not start`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Another X server holds the display number asked for. */
+class DisplayTakenError extends Error {}
