@@ -53,3 +53,22 @@ export const BUTTON_ROLES: ReadonlySet<AxRole> = new Set<AxRole>([
   AxRole.RadioButton,
   AxRole.SpinButton,
 ]);
+
+/**
+ * Roles an agent clicks whether or not the toolkit names an action: GTK4 gives most
+ * check boxes, radio buttons, tabs and list items none, and spreadsheet cells have none.
+ * With a frame on screen such a node is actionable (a click goes to its centre).
+ */
+export const CLICKABLE_ROLES: ReadonlySet<AxRole> = new Set<AxRole>([
+  AxRole.ComboBox,
+  AxRole.CheckBox,
+  AxRole.Switch,
+  AxRole.Tab,
+  AxRole.ListItem,
+  AxRole.TreeItem,
+  AxRole.MenuItem,
+  AxRole.CheckMenuItem,
+  AxRole.RadioMenuItem,
+  AxRole.Link,
+  AxRole.Cell,
+]);

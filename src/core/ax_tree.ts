@@ -13,7 +13,7 @@
  * @module
  */
 import { AxInterface, type AxNode, AxRole } from "../platform/types.ts";
-import { BUTTON_ROLES, PASSIVE_ROLES, SELECTABLE_ROLES, TOGGLE_ROLES } from "./ax_roles.ts";
+import { BUTTON_ROLES, CLICKABLE_ROLES, PASSIVE_ROLES, SELECTABLE_ROLES, TOGGLE_ROLES } from "./ax_roles.ts";
 
 /**
  * Toggles whose unchecked state the outline says too; a toggle button, an item or a tab is
@@ -92,7 +92,8 @@ export function isIndexable(node: AxNode): boolean {
   if (PASSIVE_ROLES.has(node.role)) return false;
   return node.actions.length > 0 || node.editable || node.interfaces.includes(AxInterface.Value) ||
     node.interfaces.includes(AxInterface.EditableText) ||
-    (BUTTON_ROLES.has(node.role) && node.interfaces.includes(AxInterface.Component));
+    (BUTTON_ROLES.has(node.role) && node.interfaces.includes(AxInterface.Component)) ||
+    (CLICKABLE_ROLES.has(node.role) && node.frame !== null);
 }
 
 /** Off screen with no geometry: its subtree cannot be seen or pointed at right now. */

@@ -169,6 +169,11 @@ export interface AxSnapshotOptions {
   maxNodes: number;
   /** Do not descend below this depth. */
   maxDepth: number;
+  /**
+   * Roles, names and states only: no frames, actions or values, so the app is asked
+   * nothing per object (a menu walk must not flood an app that is opening a popup).
+   */
+  structureOnly?: boolean;
 }
 
 /** The accessibility tree of one window. */
@@ -208,6 +213,25 @@ export interface ValueRange {
 }
 
 /**
+ * What an app exposes through accessibility at one moment, read without acting on it,
+ * to compare before and after an action. Keys are opaque and stable between two samples
+ * of the same app; values are compared for equality only.
+ */
+export interface AppStateSample {
+  /** One fingerprint (role, name, states) per object of the app, tooltips left out. */
+  objects: ReadonlyMap<string, string>;
+  /** Key of the focused object, or null when the app reports none. */
+  focus: string | null;
+  /**
+   * Readings of the focused object and of the elements asked for, keyed
+   * `<object key>#<facet>` with facets `text`, `caret`, `selection`, `value`, `states`.
+   */
+  details: ReadonlyMap<string, string>;
+  /** Words for an object key in summaries, such as `push button "OK"`. */
+  describe(key: string): string;
+}
+
+/**
  * Accessibility trees and operations on one element. `ref` is the opaque handle
  * an {@linkcode AxNode} carried; a ref whose object is gone throws `stale_element_token`.
  */
@@ -236,6 +260,12 @@ export interface AccessibilityBackend {
    * Optional: without it, read-backs poll. Resolves once events are routed.
    */
   watch?(ref: unknown): Promise<AxWatch>;
+  /**
+   * Samples the state of the app of process `pid` (and the details of `refs`) for an
+   * action's before/after comparison. Never throws for an app that is gone or has no
+   * accessibility: the answer is then null.
+   */
+  sample(pid: number, refs: readonly unknown[], signal: AbortSignal): Promise<AppStateSample | null>;
 }
 
 /** A watch of one application's accessibility events (see {@linkcode AccessibilityBackend.watch}). */

@@ -256,6 +256,8 @@ export type Toolkit =
   | "qt"
   | "chromium"
   | "webkit"
+  | "gecko"
+  | "xt"
   | "win32"
   | "wpf"
   | "uwp"

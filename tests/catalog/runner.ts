@@ -309,6 +309,9 @@ function judgeOutcome(
     return;
   }
   if (outcome.effect === "refused") reasons.push("success result with effect refused");
+  if (verdict.intended && outcome.effect === "suspected_noop") {
+    reasons.push(`false no-op: tool said suspected_noop, but ${cell.oracle.says} happened (${verdict.seen})`);
+  }
   if (!verdict.intended) {
     reasons.push(
       verdict.changed

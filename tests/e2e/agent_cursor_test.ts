@@ -212,8 +212,9 @@ Deno.test({
           between.length >= 3,
           `it passed through points between the targets: ${JSON.stringify(seen)}`,
         );
+        // The reply also waits for the click's verdict (as long as the app takes): only the
+        // lower bound is the glide's.
         assert.ok(took >= 300, `the click waited for the glide (${took.toFixed(0)} ms)`);
-        assert.ok(took < 400 + 1500, `and not much longer (${took.toFixed(0)} ms)`);
         await driver.ok("set_agent_cursor_motion", { session, glide_duration_ms: 250 });
       },
     );

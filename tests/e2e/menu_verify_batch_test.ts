@@ -70,10 +70,12 @@ Deno.test({
         const [result, ms] = await timed(() =>
           d.ok("invoke_menu", { ...target, path: ["Window", "Arrange", "Left"] })
         );
+        // The fixture shows the menu action in a label: the witness sees the app change.
         assert.deepEqual(result, {
-          effect: "unverifiable",
+          effect: "confirmed",
           route: "accessibility",
           delivery: { mode: "background", delivered_count: 1 },
+          evidence: [{ kind: "window_change" }],
         });
         const entry = await app.waitFor((e) => e.event === "menu", 3000);
         assert.equal(entry.menu_action, "Window/Arrange/Left");

@@ -127,7 +127,9 @@ Deno.test({
           duration_ms: 100,
           steps: 10,
         });
-        assert.equal(result.effect, "unverifiable", "a drawing area exposes nothing to read back");
+        // The drawing area exposes no value, but the fixture shows the drag in a label.
+        assert.equal(result.effect, "confirmed", "the witness saw the app change");
+        assert.deepEqual(result.evidence, [{ kind: "window_change" }]);
         const entry = await a.waitFor((e) => e.event === "drag");
         assert.equal(entry.drag, "from 10,10 to 200,40");
         assert.ok((entry.drag_motions as number) >= 5, `motion events arrived: ${entry.drag_motions}`);

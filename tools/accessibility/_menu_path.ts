@@ -74,9 +74,16 @@ export function menuItems(nodes: readonly AxNode[], children: readonly number[][
   return items;
 }
 
-/** The items of every menu bar of the window, in tree order. */
-export function menuBarItems(nodes: readonly AxNode[], children: readonly number[][]): number[] | null {
-  const bars = nodes.flatMap((node, i) => node.role === AxRole.MenuBar ? [i] : []);
+/** Decides which menu bars of a tree are the window's own (all by default). */
+export type MenuBarFilter = (node: AxNode) => boolean;
+
+/** The items of every menu bar of the window that `isBar` keeps, in tree order. */
+export function menuBarItems(
+  nodes: readonly AxNode[],
+  children: readonly number[][],
+  isBar: MenuBarFilter = () => true,
+): number[] | null {
+  const bars = nodes.flatMap((node, i) => node.role === AxRole.MenuBar && isBar(node) ? [i] : []);
   if (bars.length === 0) return null;
   return bars.flatMap((bar) => menuItems(nodes, children, bar));
 }
@@ -86,10 +93,11 @@ export function resolveMenuPath(
   nodes: readonly AxNode[],
   path: readonly string[],
   upTo: number,
+  isBar?: MenuBarFilter,
 ): MenuResolution {
   const children = childIndex(nodes);
   const chain: number[] = [];
-  let candidates = menuBarItems(nodes, children);
+  let candidates = menuBarItems(nodes, children, isBar);
   if (candidates === null) return { ok: false, level: 0, problem: "no_menu_bar", available: [], chain };
   for (let level = 0; level <= upTo; level++) {
     // Toolkits pad item names for their accelerator column ("Save As...      "): compare trimmed.

@@ -4,18 +4,30 @@ import { activationAction } from "../../src/core/action/click.ts";
 import type { Outcome } from "../../src/core/action/outcome.ts";
 import { toggleState, waitForChange } from "../../src/core/action/readback.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
+import { judged, Witness } from "../../src/core/action/witness.ts";
 import { resolveTarget } from "../../src/core/action/target.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { defineTool, type ToolContext } from "../../src/core/tool.ts";
-import type { AxNode, AxTree } from "../../src/platform/types.ts";
+import { type AxNode, AxRole, type AxTree } from "../../src/platform/types.ts";
 import { pidParam, sessionParam, windowIdParam } from "../_shared/params.ts";
-import { childIndex, isToggleItem, menuItems, type MenuPathProblem, resolveMenuPath } from "./_menu_path.ts";
+import {
+  childIndex,
+  isToggleItem,
+  type MenuBarFilter,
+  menuItems,
+  type MenuPathProblem,
+  resolveMenuPath,
+} from "./_menu_path.ts";
 
-/** Pause after opening a level, before re-walking (the reference's inter-hop sleep). */
+/** Pause after opening a level, before re-walking (the reference's inter-hop sleep); doubles per re-walk. */
 const HOP_SETTLE_MS = 80;
-/** Re-walks after opening a level while its items have not appeared yet. */
+/** Re-walks after opening a level while its items have not appeared yet (80 + 160 + ... ms, about 2.5 s). */
 const HOP_POLLS = 5;
-const TREE_LIMITS = { maxNodes: 5000, maxDepth: Number.MAX_SAFE_INTEGER };
+/**
+ * The menu walk reads structure only (roles, names, states): reading every object's
+ * actions while an app opens a popup floods it (Firefox crashed under it).
+ */
+const TREE_LIMITS = { maxNodes: 5000, maxDepth: Number.MAX_SAFE_INTEGER, structureOnly: true };
 
 /** Exact application-menu path, resolved live and invoked through accessibility. */
 export default defineTool({
@@ -71,9 +83,10 @@ export async function invokeMenuPath(
   const opened: Opened[] = [];
   let fired = 0;
   let tree = await readTree(ctx, pid, windowId, path);
+  const isBar = await windowMenuBars(ctx, tree, windowId);
   try {
     for (let level = 0; level < path.length; level++) {
-      let resolution = resolveMenuPath(tree.nodes, path, level);
+      let resolution = resolveMenuPath(tree.nodes, path, level, isBar);
       if (!resolution.ok) {
         throw unavailable(path, resolution.level, resolution.problem, resolution.available);
       }
@@ -85,9 +98,9 @@ export async function invokeMenuPath(
         fired++;
         opened.push({ level, ref: node.ref });
         for (let poll = 0; poll < HOP_POLLS; poll++) {
-          await sleep(HOP_SETTLE_MS);
+          await sleep(HOP_SETTLE_MS * 2 ** poll);
           tree = await readTree(ctx, pid, windowId, path);
-          resolution = resolveMenuPath(tree.nodes, path, level);
+          resolution = resolveMenuPath(tree.nodes, path, level, isBar);
           if (!resolution.ok) {
             throw unavailable(path, resolution.level, resolution.problem, resolution.available);
           }
@@ -116,7 +129,9 @@ export async function invokeMenuPath(
         );
       }
       const before = isToggleItem(node.role) ? await toggleState(ctx, node.ref, node.role) : null;
+      const witness = await Witness.observe(ctx, { pid, windowId }, [node.ref]);
       await fire(ctx, node, path, level);
+      witness.sent();
       fired++;
       opened.length = 0; // activating an item closes the menus it was in
       const label = path.join(" > ");
@@ -134,12 +149,12 @@ export async function invokeMenuPath(
           };
         }
       }
-      return { ...base, effect: "unverifiable" };
+      return await judged(witness, { ...base, effect: "unverifiable" });
     }
     throw new TypeError("invoke_menu: unreachable");
   } catch (error) {
     if (opened.length > 0) {
-      const closed = await closeMenus(ctx, pid, windowId, path, opened);
+      const closed = await closeMenus(ctx, pid, windowId, path, opened, isBar);
       if (error instanceof DriverError) {
         Object.assign(error.data, { opened_levels: opened.length, menus_closed: closed });
         if (!closed) {
@@ -150,6 +165,29 @@ export async function invokeMenuPath(
     }
     throw error;
   }
+}
+
+/**
+ * The window's own menu bars. A window with several (LibreOffice's gtk3 plugin exposes
+ * its native GTK menu bar and VCL's own, hidden one, with the same items) keeps those
+ * with an area inside the window; when geometry cannot tell them apart, all.
+ */
+async function windowMenuBars(ctx: ToolContext, tree: AxTree, windowId: number): Promise<MenuBarFilter> {
+  const bars = tree.nodes.filter((node) => node.role === AxRole.MenuBar);
+  if (bars.length < 2) return () => true;
+  const window = await ctx.backend.windows.get(windowId);
+  const frames = await Promise.all(
+    bars.map((bar) => ctx.backend.accessibility.frame(bar.ref).catch(() => null)),
+  );
+  const inside = bars.filter((_, i) => {
+    const f = frames[i], w = window?.bounds;
+    return f !== null && w !== undefined && f.width > 0 && f.height > 0 &&
+      f.x >= w.x - 2 && f.y >= w.y - 2 && f.x + f.width <= w.x + w.width + 2 &&
+      f.y + f.height <= w.y + w.height + 2;
+  });
+  if (inside.length === 0 || inside.length === bars.length) return () => true;
+  const kept = new Set(inside.map((bar) => JSON.stringify(bar.ref)));
+  return (node) => kept.has(JSON.stringify(node.ref));
 }
 
 function itemsUnder(nodes: readonly AxNode[], index: number): number[] {
@@ -216,6 +254,7 @@ async function closeMenus(
   windowId: number,
   path: readonly string[],
   opened: readonly Opened[],
+  isBar: MenuBarFilter,
 ): Promise<boolean> {
   for (let attempt = 0; attempt <= opened.length; attempt++) {
     try {
@@ -225,7 +264,7 @@ async function closeMenus(
       return false; // no keyboard on this back end: the caller's hint says what to do
     }
     await sleep(HOP_SETTLE_MS);
-    if (!(await looksOpen(ctx, pid, windowId, path, opened))) return true;
+    if (!(await looksOpen(ctx, pid, windowId, path, opened, isBar))) return true;
   }
   return false;
 }
@@ -236,10 +275,11 @@ async function looksOpen(
   windowId: number,
   path: readonly string[],
   opened: readonly Opened[],
+  isBar: MenuBarFilter,
 ): Promise<boolean> {
   try {
     const { nodes } = await ctx.backend.accessibility.tree(pid, windowId, TREE_LIMITS, ctx.signal);
-    const resolution = resolveMenuPath(nodes, path, opened[0].level);
+    const resolution = resolveMenuPath(nodes, path, opened[0].level, isBar);
     if (!resolution.ok) return false;
     const item = resolution.chain[opened[0].level];
     return nodes[item].selected === true || itemsUnder(nodes, item).some((i) => nodes[i].showing);

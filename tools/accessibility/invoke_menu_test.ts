@@ -51,12 +51,14 @@ Deno.test("invoke_menu tool activates the final item of an exposed path without 
   const kit = toolKit([invoke_menu]);
   const app = menuApp();
   kit.serveTrees(app.tree);
+  kit.fake.actionsChangeApp = true;
   const result = await kit.call("invoke_menu", { ...target, path: ["Window", "Arrange", "Left"] });
   assert.equal(result.isError, undefined, textOf(result));
   assert.deepEqual(result.structuredContent, {
-    effect: "unverifiable",
+    effect: "confirmed",
     route: "accessibility",
     delivery: { mode: "background", delivered_count: 1 },
+    evidence: [{ kind: "window_change" }],
   });
   assert.equal(app.refs.Left.activations, 1);
   assert.equal(app.refs.Window.activations, 0, "an exposed level is not popped up");

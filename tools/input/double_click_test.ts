@@ -6,13 +6,15 @@ const target = { kind: "window", pid: 4242, window_id: WINDOW };
 
 Deno.test("double_click tool presses left twice with the private pointer at the mapped point", async () => {
   const kit = pointerKit();
+  kit.fake.appReacts(WINDOW);
   const result = await kit.call("double_click", { target, x: 50, y: 25 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   const { points, ...rest } = result.structuredContent as Record<string, unknown>;
   assert.deepEqual(rest, {
-    effect: "unverifiable",
+    effect: "confirmed",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 2 },
+    evidence: [{ kind: "window_change" }],
   });
   assert.deepEqual(
     (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({

@@ -9,11 +9,13 @@ Deno.test("drag tool presses, moves in steps and releases with the private point
   const kit = pointerKit();
   const result = await kit.call("drag", { target, ...line });
   assert.equal(result.isError, undefined, JSON.stringify(result));
+  // Nothing of the fake app changed: compared before and after, a suspected no-op.
   const { points, ...rest } = result.structuredContent as Record<string, unknown>;
   assert.deepEqual(rest, {
-    effect: "unverifiable",
+    effect: "suspected_noop",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 1 },
+    escalation: { target: "foreground", reason: "suspected_noop" },
   });
   assert.deepEqual(
     (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({

@@ -18,11 +18,13 @@ Deno.test("parallel_mouse_drag tool presses every pointer before moving and rele
   const kit = pointerKit();
   kit.screenshot("test", "a");
   kit.screenshot("test", "b");
+  kit.fake.appReacts(WINDOW);
   const result = await kit.call("parallel_mouse_drag", { drags: [straight("a", 10), straight("b", 60)] });
   assert.deepEqual(result.structuredContent, {
-    effect: "unverifiable",
+    effect: "confirmed",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 2 },
+    evidence: [{ kind: "window_change" }],
   });
   const calls = kit.pointerCalls();
   assert.equal(calls.filter((c) => c === "input.extraPointer").length, 2);

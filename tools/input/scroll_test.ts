@@ -6,13 +6,15 @@ const target = { kind: "window", pid: 4242, window_id: WINDOW };
 
 Deno.test("scroll tool turns the wheel at the mapped point with the private pointer", async () => {
   const kit = pointerKit();
+  kit.fake.appReacts(WINDOW);
   const result = await kit.call("scroll", { target, direction: "down", x: 50, y: 50 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   const { points, ...rest } = result.structuredContent as Record<string, unknown>;
   assert.deepEqual(rest, {
-    effect: "unverifiable",
+    effect: "confirmed",
     route: "global_input",
     delivery: { mode: "background", delivered_count: 3 },
+    evidence: [{ kind: "window_change" }],
   });
   assert.deepEqual(
     (points as { screenshot_id?: string }[]).map(({ screenshot_id: id, ...p }) => ({
@@ -56,7 +58,9 @@ Deno.test("scroll tool fires an element's scroll action `amount` times through A
   const result = await kit.call("scroll", { element_token: token, direction: "down", amount: 4 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.equal(result.structuredContent?.route, "accessibility");
-  assert.equal(result.structuredContent?.effect, "unverifiable");
+  // The pane changed nothing the fake app shows: a suspected no-op, try the wheel.
+  assert.equal(result.structuredContent?.effect, "suspected_noop");
+  assert.deepEqual(result.structuredContent?.escalation, { target: "pixel", reason: "suspected_noop" });
   assert.equal(pane.activations, 4);
   assert.equal(kit.fake.calls.filter((c) => c === "ax.doAction scrollDown").length, 4);
   assert.ok(!kit.pointerCalls().some((c) => c.includes("wheel")));

@@ -8,7 +8,7 @@
 import type { Point } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
-import { refuseBackgroundFor } from "./click.ts";
+import { refuseBackgroundFor } from "./toolkit_routes.ts";
 import type { ActionTarget } from "./target.ts";
 
 /**

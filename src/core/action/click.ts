@@ -5,16 +5,17 @@
  *
  * @module
  */
-import type { MouseButton, Point, RawPointer, Toolkit } from "../../platform/types.ts";
+import type { MouseButton, Point, RawPointer } from "../../platform/types.ts";
 import { cursorApproach, cursorPress, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import { elementCenter } from "./pointing.ts";
-import { PASSIVE_ROLES } from "../ax_roles.ts";
 import { elementAt, toggleState, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
+import { refuseBackgroundFor } from "./toolkit_routes.ts";
+import { judged, Witness, witnessedForeground, witnessScope } from "./witness.ts";
 
 /** What to press. */
 export interface ClickGesture {
@@ -56,59 +57,10 @@ export async function clickAt(pointer: RawPointer, point: Point, gesture: ClickG
 }
 
 /**
- * Refuses background input a toolkit is known to drop. For a Chromium window the
- * escalation names the page rung and the exact call that binds the window to it:
- * `get_browser_state {pid, window_id}`, then browser_click / browser_type.
- */
-export function refuseBackgroundFor(
-  toolkit: Toolkit,
-  what: "pointer" | "keyboard",
-  window?: { pid: number; windowId: number },
-): void {
-  if (toolkit === "chromium") {
-    const bind = window ? { pid: window.pid, window_id: window.windowId } : null;
-    const call = bind
-      ? `get_browser_state {pid: ${bind.pid}, window_id: ${bind.window_id}}`
-      : "get_browser_state";
-    throw new DriverError(
-      "background_unavailable",
-      `Background ${what} input to a Chromium/Electron window is dropped by its renderer; nothing was sent`,
-      {
-        effect: "refused",
-        toolkit,
-        escalation: {
-          recommended: "page",
-          reason: "renderer_drops_background_input",
-          ...(bind ? { bind: { tool: "get_browser_state", arguments: bind } } : {}),
-          then: what === "keyboard" ? ["browser_type"] : ["browser_click", "browser_pointer"],
-        },
-        suggestion:
-          `bind the window with ${call}, snapshot a tab with get_browser_state {target_id, tab_id}, ` +
-          `then use ${what === "keyboard" ? "browser_type" : "browser_click or browser_pointer"} on a ref ` +
-          '(a browser without a DevTools endpoint needs browser_prepare first); or retry with delivery_mode "foreground"',
-        hint: `use the page rung: ${call}, then ${what === "keyboard" ? "browser_type" : "browser_click"}; ` +
-          'or delivery_mode "foreground"',
-      },
-    );
-  }
-  if (toolkit === "webkit") {
-    throw new DriverError(
-      "background_unavailable",
-      `Background ${what} input to a WebKitGTK window does not reach its web content; nothing was sent`,
-      {
-        effect: "refused",
-        toolkit,
-        escalation: { recommended: "foreground", reason: "webkit_drops_background_input" },
-        suggestion: 'Retry this action with delivery_mode:"foreground".',
-        hint: 'retry with delivery_mode "foreground"',
-      },
-    );
-  }
-}
-
-/**
  * Runs one click. `point` is required for pixel clicks and for desktop scope;
- * element clicks take the element from the target.
+ * element clicks take the element from the target. The verdict compares the app
+ * before and after (see {@linkcode Witness}): the toggle state of the element clicked,
+ * else anything the app shows.
  */
 export async function performClick(
   ctx: ToolContext,
@@ -128,16 +80,18 @@ export async function performClick(
     gesture.modifiers,
   );
   if (target.scope === "desktop") {
+    const witness = await Witness.observe(ctx, await witnessScope(ctx, target, point));
     const pointer = await ctx.backend.input.pointer("global");
     await heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, point!, gesture));
+    witness.sent();
     cursorPress(ctx);
-    return {
+    return await judged(witness, {
       effect: "unverifiable",
       route: "global_input",
       mode: "not_applicable",
       deliveredCount: gesture.count,
       summary: `${label} at screen (${point!.x}, ${point!.y})`,
-    };
+    });
   }
   const element = target.element?.element ?? null;
   const snapshotHit = point
@@ -146,17 +100,22 @@ export async function performClick(
   const subject = snapshotHit?.ref ?? null;
   const subjectRole = snapshotHit?.role;
   const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
+  const scope = { pid: target.pid, windowId: target.windowId };
+  const refs = subject !== null ? [subject] : [];
   // Watched from before the click, so the read-back wakes on the app's own state event.
   const watch = subject !== null && before !== null ? await watchElement(ctx, subject) : null;
   try {
     let outcome: Omit<Outcome, "effect" | "evidence">;
+    let witness: Witness;
     if (mode === "foreground") {
       const at = point ?? await elementCenter(ctx, element!.ref);
       const pointer = await ctx.backend.input.pointer("global");
-      await ctx.backend.input.withForeground(
-        target.windowId,
+      ({ witness } = await witnessedForeground(
+        ctx,
+        scope,
+        refs,
         () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
-      );
+      ));
       outcome = {
         route: "global_input",
         mode: "foreground",
@@ -165,38 +124,33 @@ export async function performClick(
           `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
       };
     } else {
+      witness = await Witness.observe(ctx, scope, refs);
       outcome = await backgroundClick(ctx, target, point, gesture, label);
+      witness.sent();
     }
     cursorPress(ctx);
 
     if (subject !== null && before !== null) {
+      const quick = await witness.settledUnchanged();
       const { changed } = await waitForChange(
         () => toggleState(ctx, subject, subjectRole),
         before,
         undefined,
-        undefined,
+        quick ? 0 : undefined,
         watch,
       );
       if (changed) return { ...outcome, effect: "confirmed", evidence: ["value_readback"] };
-      if (gesture.count % 2 === 1 && gesture.button === "left") {
-        return { ...outcome, effect: "suspected_noop", escalation: escalate(mode, "suspected_noop") };
-      }
     }
-    if (snapshotHit && PASSIVE_ROLES.has(snapshotHit.role) && outcome.route === "accessibility") {
-      return {
-        ...outcome,
-        effect: "suspected_noop",
-        escalation: { target: "pixel", reason: "suspected_noop" },
-      };
-    }
-    return { ...outcome, effect: "unverifiable" };
+    return await judged(witness, { ...outcome, effect: "unverifiable" }, {
+      noop: outcome.route === "accessibility"
+        ? { target: "pixel", reason: "suspected_noop" }
+        : mode === "background"
+        ? { target: "foreground", reason: "suspected_noop" }
+        : undefined,
+    });
   } finally {
     watch?.close();
   }
-}
-
-function escalate(mode: DeliveryMode, reason: "suspected_noop"): Outcome["escalation"] {
-  return mode === "background" ? { target: "foreground", reason } : undefined;
 }
 
 async function backgroundClick(

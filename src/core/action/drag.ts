@@ -16,6 +16,7 @@ import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ActionTarget } from "./target.ts";
 import { probeAt, probeOutcome } from "./value_probe.ts";
+import { judged, Witness, witnessedForeground, witnessScope } from "./witness.ts";
 
 /** What to drag with. */
 export interface DragGesture {
@@ -42,31 +43,46 @@ export async function performDrag(
   };
   await cursorApproach(ctx, from, "drag", gesture.modifiers);
   if (target.scope === "desktop") {
+    const witness = await Witness.observe(ctx, await witnessScope(ctx, target, from));
     await heldModifiers(ctx, "global", gesture.modifiers, drag("global"));
-    return {
+    witness.sent();
+    return await judged(witness, {
       effect: "unverifiable",
       route: "global_input",
       mode: "not_applicable",
       deliveredCount: 1,
       summary: `${label} on the screen with your pointer`,
-    };
+    });
   }
   if (mode === "background") await requireBackgroundPointer(ctx, target, path, "drag");
   const probe = await probeAt(ctx, target.windowId, from);
+  const scope = { pid: target.pid, windowId: target.windowId };
+  const refs = probe ? [probe.ref] : [];
   let summary: string;
+  let witness: Witness;
   if (mode === "foreground") {
-    await ctx.backend.input.withForeground(
-      target.windowId,
+    ({ witness } = await witnessedForeground(
+      ctx,
+      scope,
+      refs,
       () => heldModifiers(ctx, "global", gesture.modifiers, drag("global")),
-    );
+    ));
     summary = `${label} in window ${target.windowId}, then restored the previous window`;
   } else {
+    witness = await Witness.observe(ctx, scope, refs);
     await heldModifiers(ctx, "background", gesture.modifiers, drag("background"), target.windowId);
+    witness.sent();
     summary = `${label} in window ${target.windowId} with a private pointer`;
   }
   const base = { route: "global_input" as const, mode, deliveredCount: 1, summary };
-  return await probeOutcome(ctx, probe, base, {
-    effect: "suspected_noop",
-    escalation: mode === "background" ? { target: "foreground", reason: "suspected_noop" } : undefined,
+  const read = await probeOutcome(
+    ctx,
+    probe,
+    base,
+    { effect: "unverifiable" },
+    await witness.settledUnchanged(),
+  );
+  return await judged(witness, read, {
+    noop: mode === "background" ? { target: "foreground", reason: "suspected_noop" } : undefined,
   });
 }

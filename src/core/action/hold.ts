@@ -14,6 +14,7 @@ import { alreadyHeld, type HeldButton, heldButtons } from "./held_buttons.ts";
 import type { Outcome } from "./outcome.ts";
 import { type ActionTarget, resolveTarget, type TargetArgs } from "./target.ts";
 import { probeAt, probeOutcome, readValue, type ValueProbe } from "./value_probe.ts";
+import { judged, Witness, type WitnessScope } from "./witness.ts";
 
 type WindowTarget = Extract<ActionTarget, { scope: "window" }>;
 
@@ -41,6 +42,7 @@ export async function pressAndHold(
   if (current) throw alreadyHeld(current);
   await requireBackgroundPointer(ctx, target, [point], "press", { foregroundRung: false });
   const probe = await probeAt(ctx, target.windowId, point);
+  const witness = await Witness.observe(ctx, scopeOf(target), probe ? [probe.ref] : []);
   const pointer = await ctx.backend.input.extraPointer();
   try {
     await pointer.move(point);
@@ -50,6 +52,7 @@ export async function pressAndHold(
     await pointer.close().catch(() => {});
     throw error;
   }
+  witness.sent();
   store.add({
     sessionId: ctx.session.id,
     cursorId,
@@ -60,14 +63,30 @@ export async function pressAndHold(
     at: { x: point.x, y: point.y },
     probe,
   });
+  const summary = `pressed and holding the ${button} button at (${point.x}, ${point.y}) in window ` +
+    `${target.windowId} with a private pointer (cursor "${cursorId}"); release it with mouse_button_up`;
+  const base = { route: "global_input" as const, mode: "background" as const, deliveredCount: 1, summary };
+  const finding = await witness.settle();
+  if (finding.changes.length) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["window_change"],
+      summary: `${summary}; ${finding.changes.join("; ")}`,
+    };
+  }
+  // A press alone often shows nothing until the button moves or is released: compared, not a no-op.
   return {
+    ...base,
     effect: "unverifiable",
-    route: "global_input",
-    mode: "background",
-    deliveredCount: 1,
-    summary: `pressed and holding the ${button} button at (${point.x}, ${point.y}) in window ` +
-      `${target.windowId} with a private pointer (cursor "${cursorId}"); release it with mouse_button_up`,
+    summary: finding.readable
+      ? `${summary}; nothing the app shows changed yet (a press may show nothing until the button moves or is released)`
+      : summary,
   };
+}
+
+function scopeOf(target: { pid: number; windowId: number }): WitnessScope {
+  return { pid: target.pid, windowId: target.windowId };
 }
 
 /**
@@ -127,22 +146,31 @@ export async function moveHeld(
   const path = interpolate([hold.at, point], timing.steps);
   await requireBackgroundPointer(ctx, target, path, "drag", { foregroundRung: false });
   const before = hold.probe ? await reprobe(ctx, hold.probe) : null;
+  const witness = await Witness.observe(ctx, scopeOf(hold), before ? [before.ref] : []);
   try {
     await moveTracks([{ pointer: hold.pointer, path, durationMs: timing.durationMs }], ctx.signal);
   } catch (error) {
     await release(ctx, hold).catch(() => {});
     throw error;
   }
+  witness.sent();
   const from = hold.at;
   hold.at = { x: point.x, y: point.y };
   const summary = `moved the held ${hold.button} button from (${from.x}, ${from.y}) to ` +
     `(${point.x}, ${point.y}) in window ${hold.windowId} (cursor "${hold.cursorId}")`;
-  return await probeOutcome(ctx, before, {
-    route: "global_input",
-    mode: "background",
-    deliveredCount: 1,
-    summary,
-  });
+  const read = await probeOutcome(
+    ctx,
+    before,
+    {
+      route: "global_input",
+      mode: "background",
+      deliveredCount: 1,
+      summary,
+    },
+    { effect: "unverifiable" },
+    await witness.settledUnchanged(),
+  );
+  return await judged(witness, read);
 }
 
 /** Releases a hold, at `point` when given (else where it is); always forgets it and removes its pointer. */
@@ -152,6 +180,7 @@ export async function releaseHeld(
   point: Point | null,
   note = "",
 ): Promise<Outcome> {
+  const witness = await Witness.observe(ctx, scopeOf(hold), hold.probe ? [hold.probe.ref] : []);
   try {
     if (point) {
       await hold.pointer.move(point);
@@ -162,14 +191,22 @@ export async function releaseHeld(
     throw error;
   }
   await release(ctx, hold);
+  witness.sent();
   const summary = `released the ${hold.button} button at (${hold.at.x}, ${hold.at.y}) in window ` +
     `${hold.windowId} (cursor "${hold.cursorId}")${note}`;
-  return await probeOutcome(ctx, hold.probe, {
-    route: "global_input",
-    mode: "background",
-    deliveredCount: 1,
-    summary,
-  });
+  const read = await probeOutcome(
+    ctx,
+    hold.probe,
+    {
+      route: "global_input",
+      mode: "background",
+      deliveredCount: 1,
+      summary,
+    },
+    { effect: "unverifiable" },
+    await witness.settledUnchanged(),
+  );
+  return await judged(witness, read);
 }
 
 async function release(ctx: ToolContext, hold: HeldButton): Promise<void> {

@@ -10,10 +10,13 @@ import type { AxWatch, Point, RawKeyboard } from "../../platform/types.ts";
 import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
-import { clickAt, type ClickGesture, type DeliveryMode, refuseBackgroundFor } from "./click.ts";
+import { clickAt, type ClickGesture, type DeliveryMode } from "./click.ts";
+import { insertsText, refuseBackgroundFor } from "./toolkit_routes.ts";
 import type { Outcome } from "./outcome.ts";
 import { elementAt, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
+import { type OcrBaseline, ocrBaseline, textAppeared } from "./ocr_readback.ts";
+import { judged, Witness, type WitnessScope, witnessScope } from "./witness.ts";
 
 /** What to send. */
 export type KeyInput =
@@ -21,6 +24,8 @@ export type KeyInput =
   | { kind: "key"; key: string; modifiers: string[] };
 
 const FOCUS_CLICK: ClickGesture = { button: "left", count: 1, modifiers: [] };
+/** Longest wait for the clicked element to report the focus. */
+const FOCUS_WAIT_MS = 800;
 
 function describe(input: KeyInput): string {
   return input.kind === "text"
@@ -95,7 +100,10 @@ function partialIf(outcome: Outcome, input: KeyInput): Outcome {
   };
 }
 
-/** Confirms a keyboard action when the focused field's text changed (and contains typed text). */
+/**
+ * Confirms a keyboard action when the focused field's text changed (and, for typing,
+ * contains the typed text); otherwise the witness decides.
+ */
 async function textReadback(
   ctx: ToolContext,
   ref: unknown | null,
@@ -114,7 +122,41 @@ async function textReadback(
     watch,
   );
   if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
-  return { effect: input.kind === "text" ? "suspected_noop" : "unverifiable" };
+  return { effect: "unverifiable" };
+}
+
+/**
+ * The verdict of keys sent: the text read-back, else the witness. Typed text that a
+ * readable field did not get is at best unverifiable, whatever else changed.
+ */
+async function keysVerdict(
+  ctx: ToolContext,
+  witness: Witness,
+  field: {
+    ref: unknown | null;
+    before: string | null;
+    ocr: OcrBaseline | null;
+    watch: AxWatch | null;
+    windowId: number;
+  },
+  input: KeyInput,
+  base: Omit<Outcome, "effect" | "evidence">,
+  noop: Outcome["escalation"],
+): Promise<Outcome> {
+  if (field.ocr && await textAppeared(ctx, field.windowId, field.ocr)) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["value_readback"],
+      summary: `${base.summary}; the window shows the typed text`,
+    };
+  }
+  const readback = await textReadback(ctx, field.ref, field.before, input, field.watch);
+  const fieldMissed = input.kind === "text" && field.ref !== null && field.before !== null;
+  return await judged(witness, { ...base, ...readback }, {
+    changed: fieldMissed ? "unverifiable" : "confirmed",
+    noop,
+  });
 }
 
 /** Runs one keyboard action against a target, optionally focusing a point or element first. */
@@ -142,61 +184,73 @@ async function keysLadder(
   mode: DeliveryMode,
 ): Promise<Outcome> {
   if (target.scope === "desktop") {
+    const witness = await Witness.observe(ctx, await witnessScope(ctx, target, null));
     const keyboard = await ctx.backend.input.keyboard("global");
     const count = await send(keyboard, input, ctx.signal);
-    return {
+    witness.sent();
+    return await judged(witness, {
       effect: "unverifiable",
       route: "global_input",
       mode: "not_applicable",
       deliveredCount: count,
       summary: `${describe(input)} into the focused window`,
-    };
+    });
   }
   const element = target.element?.element ?? null;
+  const scope = { pid: target.pid, windowId: target.windowId };
 
+  const toolkit = await ctx.backend.input.toolkit(target.pid);
   // 1. Element, background: insert text straight into the editable element.
-  if (input.kind === "text" && element && mode === "background" && !focusPoint) {
-    const inserted = await insertIntoElement(ctx, element.ref, input.text);
+  if (input.kind === "text" && element && mode === "background" && !focusPoint && insertsText(toolkit)) {
+    const inserted = await insertIntoElement(ctx, scope, element.ref, input.text);
     if (inserted) {
-      return {
-        ...inserted,
+      return await judged(inserted.witness, {
+        ...inserted.outcome,
         summary: `inserted ${[...input.text].length} characters into ${element.platformRole} ${
           JSON.stringify(element.label)
         } through accessibility`,
-      };
+      }, { changed: "unverifiable", noop: { target: "pixel", reason: "suspected_noop" } });
     }
   }
 
-  const toolkit = await ctx.backend.input.toolkit(target.pid);
   const at = focusPoint ?? (element ? await centerOf(ctx, element.ref) : null);
   if (mode === "foreground") {
     const pointer = await ctx.backend.input.pointer("global");
     const keyboard = await ctx.backend.input.keyboard("global");
-    let ref: unknown | null = null, before: string | null = null, count = 0;
-    let watch: AxWatch | null = null;
-    let readback: Pick<Outcome, "effect" | "evidence">;
-    try {
-      await ctx.backend.input.withForeground(target.windowId, async () => {
-        if (at) {
-          await clickAt(pointer, at, FOCUS_CLICK);
-          await ctx.backend.input.appSettled(target.windowId);
-        }
-        ref = await textTarget(ctx, target, at);
-        before = await readText(ctx, ref);
-        if (ref !== null && before !== null) watch = await watchElement(ctx, ref);
-        count = await send(keyboard, input, ctx.signal);
-      });
-      readback = await textReadback(ctx, ref, before, input, watch);
-    } finally {
-      (watch as AxWatch | null)?.close();
-    }
-    return {
-      ...readback,
-      route: "global_input",
-      mode: "foreground",
-      deliveredCount: count,
-      summary: `${describe(input)} in window ${target.windowId}, then restored the previous window`,
-    };
+    // Read and judged inside the transaction: activating and restoring the window change
+    // what it shows by themselves.
+    return await ctx.backend.input.withForeground(target.windowId, async () => {
+      if (at) {
+        await clickAt(pointer, at, FOCUS_CLICK);
+        await ctx.backend.input.appSettled(target.windowId);
+        await focusArrived(ctx, element?.ref ?? null);
+      }
+      const ref = await textTarget(ctx, target, at);
+      const before = await readText(ctx, ref);
+      const witness = await Witness.observe(ctx, scope, ref === null ? [] : [ref], { steady: true });
+      const ocr = await ocrFor(ctx, witness, ref, input, target.windowId);
+      // Watched from before the keys, so the read-back wakes on the app's text events.
+      const watch = ref !== null && before !== null ? await watchElement(ctx, ref) : null;
+      try {
+        const count = await send(keyboard, input, ctx.signal);
+        witness.sent();
+        return await keysVerdict(
+          ctx,
+          witness,
+          { ref, before, ocr, watch, windowId: target.windowId },
+          input,
+          {
+            route: "global_input",
+            mode: "foreground",
+            deliveredCount: count,
+            summary: `${describe(input)} in window ${target.windowId}, then restored the previous window`,
+          },
+          undefined,
+        );
+      } finally {
+        watch?.close();
+      }
+    });
   }
 
   // 2. Background keystrokes through the private keyboard.
@@ -228,33 +282,59 @@ async function keysLadder(
     const pointer = await ctx.backend.input.pointer("background");
     await clickAt(pointer, at, FOCUS_CLICK);
     await ctx.backend.input.appSettled(target.windowId);
+    await focusArrived(ctx, element?.ref ?? null);
   }
   const ref = await textTarget(ctx, target, at);
   const before = await readText(ctx, ref);
+  const witness = await Witness.observe(ctx, scope, ref === null ? [] : [ref]);
+  const ocr = await ocrFor(ctx, witness, ref, input, target.windowId);
   const keyboard = await ctx.backend.input.keyboard("background");
   // Watched from before the keys, so the read-back wakes on the app's text events.
   const watch = ref !== null && before !== null ? await watchElement(ctx, ref) : null;
-  let count: number;
-  let readback: Pick<Outcome, "effect" | "evidence">;
   try {
-    count = await ctx.backend.input.withBackgroundKeyboard(
+    const count = await ctx.backend.input.withBackgroundKeyboard(
       target.windowId,
       () => send(keyboard, input, ctx.signal),
     );
-    readback = await textReadback(ctx, ref, before, input, watch);
+    witness.sent();
+    return await keysVerdict(ctx, witness, { ref, before, ocr, watch, windowId: target.windowId }, input, {
+      route: "global_input",
+      mode: "background",
+      deliveredCount: count,
+      summary: `${describe(input)} in window ${target.windowId} with a private keyboard`,
+    }, { target: "foreground", reason: "suspected_noop" });
   } finally {
     watch?.close();
   }
-  return {
-    ...readback,
-    route: "global_input",
-    mode: "background",
-    deliveredCount: count,
-    summary: `${describe(input)} in window ${target.windowId} with a private keyboard`,
-    ...(readback.effect === "suspected_noop"
-      ? { escalation: { target: "foreground", reason: "suspected_noop" } }
-      : {}),
-  };
+}
+
+/**
+ * Waits (briefly) until the element clicked for focus reports it: apps that move focus
+ * asynchronously (Firefox) would otherwise show the focus arriving as the keys' effect.
+ */
+async function focusArrived(ctx: ToolContext, ref: unknown | null): Promise<void> {
+  if (ref === null) return;
+  await waitForChange(
+    () => ctx.backend.accessibility.state(ref).then((s) => s.focused, () => true),
+    false,
+    (focused) => focused,
+    FOCUS_WAIT_MS,
+  );
+}
+
+/**
+ * For typing into an app without accessibility (a terminal): the window's text read
+ * before, so the typed text can be found on screen afterwards. Null otherwise.
+ */
+function ocrFor(
+  ctx: ToolContext,
+  witness: Witness,
+  ref: unknown | null,
+  input: KeyInput,
+  windowId: number,
+): Promise<OcrBaseline | null> {
+  if (input.kind !== "text" || ref !== null || witness.accessible) return Promise.resolve(null);
+  return ocrBaseline(ctx, windowId, input.text);
 }
 
 async function centerOf(ctx: ToolContext, ref: unknown): Promise<Point> {
@@ -267,17 +347,22 @@ async function centerOf(ctx: ToolContext, ref: unknown): Promise<Point> {
   return { x: Math.round(frame.x + frame.width / 2), y: Math.round(frame.y + frame.height / 2) };
 }
 
-/** EditableText insert at the caret (end when unknown), read back. Null when the element takes no text. */
+/**
+ * EditableText insert at the caret (end when unknown), read back, with the witness
+ * that judges it when the read-back does not confirm. Null when the element takes no text.
+ */
 async function insertIntoElement(
   ctx: ToolContext,
+  scope: WitnessScope,
   ref: unknown,
   text: string,
-): Promise<Omit<Outcome, "summary"> | null> {
+): Promise<{ outcome: Omit<Outcome, "summary">; witness: Witness } | null> {
   const before = await readText(ctx, ref);
   if (before === null) return null;
   const caret = await ctx.backend.accessibility.caretOffset(ref);
   const length = [...before].length;
   const offset = caret >= 0 && caret <= length ? caret : length;
+  const witness = await Witness.observe(ctx, scope, [ref]);
   let ok = false;
   try {
     ok = await ctx.backend.accessibility.insertText(ref, offset, text);
@@ -285,22 +370,19 @@ async function insertIntoElement(
     return null;
   }
   if (!ok) return null;
+  witness.sent();
   const chars = [...before];
   const expected = [...chars.slice(0, offset), ...text, ...chars.slice(offset)].join("");
   const { changed } = await waitForChange(() => readText(ctx, ref), before, (after) => after === expected);
-  return changed
-    ? {
-      effect: "confirmed",
-      evidence: ["value_readback"],
-      route: "accessibility",
-      mode: "background",
-      deliveredCount: [...text].length,
-    }
-    : {
-      effect: "suspected_noop",
-      route: "accessibility",
-      mode: "background",
-      deliveredCount: 0,
-      escalation: { target: "pixel", reason: "suspected_noop" },
-    };
+  const outcome = {
+    route: "accessibility" as const,
+    mode: "background" as const,
+    deliveredCount: [...text].length,
+  };
+  return {
+    witness,
+    outcome: changed
+      ? { ...outcome, effect: "confirmed", evidence: ["value_readback"] }
+      : { ...outcome, effect: "unverifiable" },
+  };
 }

@@ -12,6 +12,7 @@ import { moveTracks } from "./gesture.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ActionTarget } from "./target.ts";
 import { probeAt, settleProbe } from "./value_probe.ts";
+import { Witness } from "./witness.ts";
 
 /** One drag of a parallel gesture, in screen points (already interpolated). */
 export interface ParallelDrag {
@@ -30,6 +31,18 @@ export async function performParallelDrags(
     await requireBackgroundPointer(ctx, drag.target, drag.path, `drags[${i}]`);
   }
   const probes = await Promise.all(drags.map((drag) => probeAt(ctx, drag.target.windowId, drag.path[0])));
+  const windows = new Map(drags.map((drag) => [drag.target.windowId, drag.target]));
+  const witnesses = await Promise.all(
+    [...windows.values()].map((target) =>
+      Witness.observe(
+        ctx,
+        { pid: target.pid, windowId: target.windowId },
+        probes.flatMap((probe, i) =>
+          probe && drags[i].target.windowId === target.windowId ? [probe.ref] : []
+        ),
+      )
+    ),
+  );
   const pointers: OwnedPointer[] = [];
   const pressed: { pointer: OwnedPointer; button: MouseButton }[] = [];
   try {
@@ -51,8 +64,9 @@ export async function performParallelDrags(
     }
     for (const pointer of pointers) await pointer.close().catch(() => {});
   }
-  const windows = [...new Set(drags.map((d) => d.target.windowId))].join(", ");
-  let summary = `${drags.length} drags at once in window${windows.includes(",") ? "s" : ""} ${windows}, ` +
+  for (const witness of witnesses) witness.sent();
+  const ids = [...windows.keys()].join(", ");
+  let summary = `${drags.length} drags at once in window${windows.size > 1 ? "s" : ""} ${ids}, ` +
     "one private pointer each";
   const base = { route: "global_input" as const, mode: "background" as const, deliveredCount: drags.length };
   const readings = await Promise.all(probes.map((probe) => probe ? settleProbe(ctx, probe) : null));
@@ -65,8 +79,19 @@ export async function performParallelDrags(
   if (read.length === drags.length && read.every((r) => r.changed)) {
     return { ...base, effect: "confirmed", evidence: ["value_readback"], summary };
   }
-  if (read.some((r) => !r.changed)) {
-    return { ...base, effect: "suspected_noop", summary };
+  // Not every drag read back: what the windows show decides.
+  const findings = await Promise.all(witnesses.map((witness) => witness.settle()));
+  const changes = findings.flatMap((finding) => finding.changes);
+  if (changes.length) {
+    return {
+      ...base,
+      effect: "confirmed",
+      evidence: ["window_change"],
+      summary: `${summary}; ${changes.join("; ")}`,
+    };
+  }
+  if (findings.every((finding) => finding.readable)) {
+    return { ...base, effect: "suspected_noop", summary: `${summary}; nothing the apps show changed` };
   }
   return { ...base, effect: "unverifiable", summary };
 }

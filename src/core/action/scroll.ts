@@ -18,6 +18,7 @@ import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { elementCenter } from "./pointing.ts";
 import type { ActionTarget } from "./target.ts";
 import { probeAt, probeElement, probeOutcome, type ValueProbe } from "./value_probe.ts";
+import { judged, Witness, witnessedForeground, type WitnessScope, witnessScope } from "./witness.ts";
 
 /** Scroll directions. */
 export type ScrollDirection = "up" | "down" | "left" | "right";
@@ -68,21 +69,28 @@ export async function performScroll(
     "scroll",
   );
   if (target.scope === "desktop") {
+    const witness = await Witness.observe(ctx, await witnessScope(ctx, target, point));
     const pointer = await ctx.backend.input.pointer("global");
     await pointer.move(point!);
     stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();
-    return {
+    witness.sent();
+    return await judged(witness, {
       effect: "unverifiable",
       route: "global_input",
       mode: "not_applicable",
       deliveredCount: count,
       summary: `${label} at screen (${point!.x}, ${point!.y}) with your pointer`,
-    };
+    });
   }
   const element = target.element?.element ?? null;
   if (element && mode === "background") {
-    const done = await accessibilityScroll(ctx, element, gesture);
+    const done = await accessibilityScroll(
+      ctx,
+      { pid: target.pid, windowId: target.windowId },
+      element,
+      gesture,
+    );
     if (done) return done;
   }
   const at = point ?? (element ? await elementCenter(ctx, element.ref) : center(target.window.bounds));
@@ -96,16 +104,21 @@ export async function performScroll(
     stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();
   };
+  const scope = { pid: target.pid, windowId: target.windowId };
+  const refs = probe ? [probe.ref] : [];
   let summary: string;
+  let witness: Witness;
   if (mode === "foreground") {
-    await ctx.backend.input.withForeground(target.windowId, () => wheel("global"));
+    ({ witness } = await witnessedForeground(ctx, scope, refs, () => wheel("global")));
     summary =
       `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`;
   } else {
+    witness = await Witness.observe(ctx, scope, refs);
     await wheel("background");
+    witness.sent();
     summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
   }
-  return await readBack(ctx, probe, { route: "global_input", mode, deliveredCount: count, summary });
+  return await readBack(ctx, witness, probe, { route: "global_input", mode, deliveredCount: count, summary });
 }
 
 function center(bounds: { x: number; y: number; width: number; height: number }): Point {
@@ -115,6 +128,7 @@ function center(bounds: { x: number; y: number; width: number; height: number })
 /** The element's scroll actions, else its value; null when it has neither. */
 async function accessibilityScroll(
   ctx: ToolContext,
+  scope: WitnessScope,
   element: SnapshotElement,
   gesture: ScrollGesture,
 ): Promise<Outcome | null> {
@@ -125,6 +139,7 @@ async function accessibilityScroll(
     await ctx.backend.accessibility.actionNames(element.ref).catch(() => [] as string[]);
   const action = names.find((name) => ACTIONS[gesture.direction].includes(actionVerb(name)));
   const what = `${element.platformRole} ${JSON.stringify(element.label)}`;
+  const witness = await Witness.observe(ctx, scope, [element.ref]);
   if (action) {
     let fired = 0;
     for (let i = 0; i < count; i++) {
@@ -138,7 +153,8 @@ async function accessibilityScroll(
       summary: `"${action}" ${fired} time${fired === 1 ? "" : "s"} on ${what} through accessibility`,
     };
     if (fired === 0) return { ...base, effect: "suspected_noop", escalation: pixelEscalation() };
-    return await readBack(ctx, probe, base);
+    witness.sent();
+    return await readBack(ctx, witness, probe, base);
   }
   if (!probe) return null;
   // Value route: down/right raise the value (as a scroll bar moves), up/left lower it.
@@ -166,30 +182,34 @@ async function accessibilityScroll(
     };
   }
   await ctx.backend.accessibility.setValue(element.ref, next);
-  return await readBack(ctx, probe, base);
+  witness.sent();
+  return await readBack(ctx, witness, probe, base);
 }
 
 function pixelEscalation(): Outcome["escalation"] {
   return { target: "pixel", reason: "suspected_noop" };
 }
 
-/** Reads the probe back; a scroll bar beside the point (not under it) cannot prove a no-op. */
+/** Reads the probe back, else lets the witness judge. */
 async function readBack(
   ctx: ToolContext,
+  witness: Witness,
   probe: ValueProbe | null,
   base: Omit<Outcome, "effect" | "evidence">,
 ): Promise<Outcome> {
-  const escalation = base.route === "accessibility"
+  const noop = base.route === "accessibility"
     ? pixelEscalation()
     : base.mode === "background"
     ? { target: "foreground" as const, reason: "suspected_noop" as const }
     : undefined;
-  return await probeOutcome(
+  const read = await probeOutcome(
     ctx,
     probe,
     base,
-    probe && !probe.direct ? { effect: "unverifiable" } : { effect: "suspected_noop", escalation },
+    { effect: "unverifiable" },
+    await witness.settledUnchanged(),
   );
+  return await judged(witness, read, { noop });
 }
 
 /** Throws when the call was aborted part-way through the detents (how many went out is in the error). */

@@ -12,6 +12,7 @@ import { activationAction } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
 import { waitForChange, withWatch } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
+import { judged, Witness } from "./witness.ts";
 
 const sameRef = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -31,13 +32,16 @@ export async function setElementValue(
   }
   // A spin button has both: its text is only a draft until the app commits it, so a number goes to its value.
   const numeric = value.trim() !== "" && Number.isFinite(Number(value));
+  const scope = { pid: target.pid, windowId: target.windowId };
   if (interfaces.includes("editable_text") && !(numeric && interfaces.includes("value"))) {
+    const witness = await Witness.observe(ctx, scope, [element.ref]);
     const { changed } = await withWatch(ctx, element.ref, async (watch) => {
       if (!(await ctx.backend.accessibility.setText(element.ref, value))) {
         throw new DriverError("delivery_failed", `The app refused to set the text of ${described}`, {
           hint: "the field may be read-only; try type_text",
         });
       }
+      witness.sent();
       return await waitForChange(
         () => ctx.backend.accessibility.text(element.ref),
         "\u0000",
@@ -53,11 +57,11 @@ export async function setElementValue(
         evidence: ["value_readback"],
         summary: `set the text of ${described}`,
       }
-      : {
+      : await judged(witness, {
         ...base,
-        effect: "suspected_noop",
+        effect: "unverifiable",
         summary: `asked to set the text of ${described}; it reads back differently`,
-      };
+      }, { changed: "unverifiable" });
   }
   if (interfaces.includes("value")) {
     const number = Number(value);
@@ -76,9 +80,11 @@ export async function setElementValue(
         },
       );
     }
+    const witness = await Witness.observe(ctx, scope, [element.ref]);
     const tolerance = Math.max(range.step / 2, 1e-9);
     const { changed, after } = await withWatch(ctx, element.ref, async (watch) => {
       await ctx.backend.accessibility.setValue(element.ref, number);
+      witness.sent();
       return await waitForChange(
         async () => (await ctx.backend.accessibility.value(element.ref)).current,
         range.current,
@@ -94,11 +100,11 @@ export async function setElementValue(
         evidence: ["value_readback"],
         summary: `set ${described} to ${after}`,
       }
-      : {
+      : await judged(witness, {
         ...base,
-        effect: "suspected_noop",
+        effect: "unverifiable",
         summary: `asked to set ${described} to ${number}; it reads ${after}`,
-      };
+      }, { changed: "unverifiable" });
   }
   throw new DriverError("invalid_arguments", `${described} has no text or value to set`, {
     field: "element_token",
@@ -138,6 +144,7 @@ async function selectOption(
     );
   }
   const option = match[0].n;
+  const witness = await Witness.observe(ctx, { pid: target.pid, windowId: target.windowId }, [combo.ref]);
   const action = await activationAction(ctx, option.ref);
   if (!action || !(await ctx.backend.accessibility.doAction(option.ref, action))) {
     throw new DriverError(
@@ -148,6 +155,7 @@ async function selectOption(
       },
     );
   }
+  witness.sent();
   // The combo shows the choice as its name or value, or the option reports itself selected.
   const { changed } = await waitForChange(async () => {
     const [state, chosen] = await Promise.all([
@@ -162,12 +170,12 @@ async function selectOption(
     const node = state.nodes.find((n) => sameRef(n.ref, combo.ref));
     return chosen || node?.name === value || node?.value === value;
   }, false);
-  return {
+  return await judged(witness, {
     route: "accessibility",
     mode: "background",
     deliveredCount: 1,
     effect: changed ? "confirmed" : "unverifiable",
     ...(changed ? { evidence: ["value_readback" as const] } : {}),
     summary: `selected "${value}" in combo box ${JSON.stringify(combo.label)}`,
-  };
+  });
 }

@@ -98,15 +98,17 @@ export function scrollBarBeside(
   return best;
 }
 
-/** Waits (up to ~600 ms) for the probed value to change. */
+/** Waits (up to ~600 ms; with `quick`, one read) for the probed value to change. */
 export async function settleProbe(
   ctx: ToolContext,
   probe: ValueProbe,
+  quick = false,
 ): Promise<{ changed: boolean; after: number | null }> {
   return await waitForChange<number | null>(
     () => readValue(ctx, probe.ref),
     probe.before,
     (value) => value !== null && value !== probe.before,
+    quick ? 0 : undefined,
   );
 }
 
@@ -119,9 +121,10 @@ export async function probeOutcome(
   probe: ValueProbe | null,
   base: Omit<Outcome, "effect" | "evidence">,
   unchanged: Pick<Outcome, "effect" | "escalation"> = { effect: "suspected_noop" },
+  quick = false,
 ): Promise<Outcome> {
   if (!probe) return { ...base, effect: "unverifiable" };
-  const { changed, after } = await settleProbe(ctx, probe);
+  const { changed, after } = await settleProbe(ctx, probe, quick);
   const what = `${probe.platformRole} ${JSON.stringify(probe.label)}`;
   if (changed) {
     return {

@@ -7,6 +7,7 @@
 import { DriverError } from "../../core/errors.ts";
 import type {
   AppInfo,
+  AppStateSample,
   AxNode,
   AxRole,
   AxTree,
@@ -124,6 +125,14 @@ export class FakeBackend implements Backend {
   cursor = { x: 10, y: 20 };
   clipboardContent: ClipboardContent = { types: [], text: null, imagePng: null };
   captureFails = false;
+  /** Per-window shade of the scripted pixels: change it to make a window look different. */
+  pixelShade = new Map<number, number>();
+  /** Scripted app-level state the accessibility sample reports (bump it to script a change). */
+  appState = 0;
+  /** True to script an app whose state changes on every accessibility action. */
+  actionsChangeApp = false;
+  /** False to make the accessibility sample unreadable (an app without accessibility). */
+  sampleReadable = true;
   nextPid = 5000;
 
   constructor() {
@@ -157,8 +166,9 @@ export class FakeBackend implements Backend {
       if (this.captureFails) {
         return Promise.reject(new DriverError("capture_failed", "Scripted capture failure"));
       }
+      const shade = this.pixelShade.get(windowId) ?? 0;
       return Promise.resolve({
-        image: solidImage(window.bounds.width, window.bounds.height),
+        image: solidImage(window.bounds.width, window.bounds.height, [40, 80, 120 + (shade % 100), 255]),
         bounds: { ...window.bounds },
       });
     },
@@ -219,6 +229,7 @@ export class FakeBackend implements Backend {
       }
       if (e.toggleable) e.checked = !e.checked;
       e.activations++;
+      if (this.actionsChangeApp) this.appState++;
       return this.#record(`ax.doAction ${name}`, true);
     },
     state: (ref: unknown) => {
@@ -267,7 +278,39 @@ export class FakeBackend implements Backend {
       element(ref).focused = true;
       return this.#record("ax.grabFocus", true);
     },
+    sample: (pid: number, refs: readonly unknown[]) =>
+      this.#record(`ax.sample ${pid}`, this.sampleReadable ? this.#sample(refs) : null),
   };
+
+  /** The scripted elements of every tree plus `refs`, each as its observable state. */
+  #sample(refs: readonly unknown[]): AppStateSample {
+    const objects = new Map<string, string>([["app", String(this.appState)]]);
+    const names = new Map<string, string>();
+    let focus: string | null = null;
+    const seen = new Set<unknown>();
+    let n = 0;
+    for (const tree of this.trees.values()) {
+      for (const node of tree.nodes) {
+        if (typeof node.ref !== "object" || node.ref === null || !("activations" in node.ref)) continue;
+        if (seen.has(node.ref)) continue;
+        seen.add(node.ref);
+        const e = node.ref as FakeElement;
+        const key = `e${n++}`;
+        objects.set(key, JSON.stringify([e.checked, e.text, e.value]));
+        names.set(key, `${node.role} ${JSON.stringify(node.name)}`);
+        if (e.focused) focus = key;
+      }
+    }
+    const details = new Map<string, string>();
+    refs.forEach((ref, i) => {
+      if (typeof ref !== "object" || ref === null || !("activations" in ref)) return;
+      const e = ref as FakeElement;
+      details.set(`r${i}#states`, JSON.stringify([e.checked, e.focused]));
+      if (e.text !== null) details.set(`r${i}#text`, e.text);
+      if (e.hasValue) details.set(`r${i}#value`, String(e.value));
+    });
+    return { objects, focus, details, describe: (key) => names.get(key.split("#")[0]) ?? "an element" };
+  }
 
   readonly clipboard = {
     read: () => this.#record("clipboard.read", { ...this.clipboardContent }),
@@ -292,6 +335,18 @@ export class FakeBackend implements Backend {
   toolkitName: Toolkit = "gtk3";
   /** Whether targets are uncovered at every point (or per point). */
   onTop: boolean | ((point: Point) => boolean) = true;
+  /**
+   * Scripts an app that shows a reaction to every button press, wheel turn and key:
+   * the window's pixels change, as a real app's would.
+   */
+  appReacts(windowId: number): void {
+    this.onPointer = (_pointer, what) => {
+      if (/^(down|wheel)/.test(what)) this.pixelShade.set(windowId, (this.pixelShade.get(windowId) ?? 0) + 1);
+    };
+    this.onKey = () => this.pixelShade.set(windowId, (this.pixelShade.get(windowId) ?? 0) + 1);
+  }
+  /** Called after every scripted key press or typed text, to script an app's reaction. */
+  onKey: (() => void) | null = null;
   /** Called after every scripted pointer event, to script an app's reaction. */
   onPointer: ((pointer: string, what: string) => void) | null = null;
   /** Positions of the scripted pointers, by name (the global one is `cursor`). */
@@ -366,6 +421,7 @@ export class FakeBackend implements Backend {
   #keyboard(channel: InputChannel): RawKeyboard {
     const log = (what: string) => {
       this.calls.push(`keyboard.${channel}.${what}`);
+      if (!what.startsWith("releaseAll")) this.onKey?.();
       return Promise.resolve();
     };
     return {

@@ -9,6 +9,7 @@ import type { AppBackend, AppInfo, LaunchRequest, LaunchResult, ProcessInfo } fr
 import { basename, programIndex, programKey } from "./command_line.ts";
 import { applicationDirs, type DesktopEntry, listDesktopEntries } from "./desktop_entries.ts";
 import { Launcher } from "./launch.ts";
+import { childrenNamed, launchedAppName } from "./launchers.ts";
 import * as proc from "./proc_fs.ts";
 
 /** Options for {@linkcode LinuxApps}. */
@@ -19,6 +20,8 @@ export interface LinuxAppsOptions {
    * find desktop entries.
    */
   env?: Record<string, string>;
+  /** Runs before every launch (publishing the accessibility bus for Qt apps). */
+  prepareLaunch?(): Promise<void>;
 }
 
 /** A live user-space process, as list_apps sees it. */
@@ -49,7 +52,11 @@ export class LinuxApps implements AppBackend {
 
   constructor(options: LinuxAppsOptions = {}) {
     this.#env = options.env ?? {};
-    this.#launcher = new Launcher({ env: this.#env, entries: () => this.#entries() });
+    this.#launcher = new Launcher({
+      env: this.#env,
+      entries: () => this.#entries(),
+      prepare: options.prepareLaunch,
+    });
   }
 
   #entries(): Promise<DesktopEntry[]> {
@@ -118,8 +125,18 @@ export class LinuxApps implements AppBackend {
     }
     const stat = await proc.readStat(pid);
     if (stat === null || proc.isDeadState(stat.state)) throw processNotFound(pid);
+    // A launcher's app goes with it (killing oosplash alone leaves soffice.bin running).
+    const launched = await launchedAppName(pid);
+    const apps = launched ? await childrenNamed(pid, launched) : [];
     try {
       Deno.kill(pid, "SIGKILL");
+      for (const app of apps) {
+        try {
+          Deno.kill(app, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) throw processNotFound(pid);
       if (error instanceof Deno.errors.PermissionDenied) {

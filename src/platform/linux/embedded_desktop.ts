@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ACCESSIBILITY_ENV, TOOLKIT_DEFAULTS } from "./a11y_env.ts";
 import { DESKTOP_PROGRAMS, type DesktopProgramPaths, resolveDesktopPrograms } from "./desktop_programs.ts";
 import { abortedError, DesktopProcess, pollUntil, runQuiet } from "./desktop_process.ts";
 import { DesktopReaper } from "./desktop_reaper.ts";
@@ -108,15 +109,20 @@ export class EmbeddedDesktop {
     return this.#dbusAddress;
   }
 
-  /** Variables to add to a child's environment so it runs on this desktop, with accessibility on. */
+  /**
+   * Variables to add to a child's environment so it runs on this desktop, with
+   * accessibility on: GTK's and Qt's bridges loaded, GTK 4 rendering in software
+   * (Xvfb has no GPU; GTK 4's GL renderer would leave it unregistered).
+   */
   get env(): Readonly<Record<string, string>> {
     return {
       DISPLAY: this.#display,
       DBUS_SESSION_BUS_ADDRESS: this.#dbusAddress,
       XDG_RUNTIME_DIR: this.#tempDir,
       GDK_BACKEND: "x11",
-      NO_AT_BRIDGE: "0",
-      ACCESSIBILITY_ENABLED: "1",
+      ...ACCESSIBILITY_ENV,
+      ...TOOLKIT_DEFAULTS,
+      GSK_RENDERER: "cairo",
     };
   }
 

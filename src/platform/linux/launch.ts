@@ -11,8 +11,10 @@ import { DriverError } from "../../core/errors.ts";
 import { type ResolvedProgram, resolveProgram } from "../../core/program_path.ts";
 import { readCallerFile } from "../../core/safe_files.ts";
 import type { LaunchProgram, LaunchRequest, LaunchResult } from "../types.ts";
+import { ACCESSIBILITY_ENV } from "./a11y_env.ts";
 import { basename, joinCommandLine } from "./command_line.ts";
 import { type DesktopEntry, execArgv, parseDesktopEntry } from "./desktop_entries.ts";
+import { realAppPid } from "./launchers.ts";
 import { refuseForbiddenProgram, refuseRemoteDebugging } from "./launch_guard.ts";
 import { startTime } from "./proc_fs.ts";
 import { findXdgOpen, looksLikeUrl, xdgOpen } from "./xdg_open.ts";
@@ -25,15 +27,14 @@ const CHROMIUM_LIKE = /chrome|chromium|electron|brave|edge/i;
 /** Desktop entries are a few kilobytes; anything this large is not one. */
 const DESKTOP_FILE_LIMIT = 1 << 20;
 
-/** Variables every launched app gets so GTK, Qt and Chromium load their AT-SPI bridges. */
-const ACCESSIBILITY_ENV = { ACCESSIBILITY_ENABLED: "1", NO_AT_BRIDGE: "0" };
-
 /** What {@linkcode Launcher} needs from its owner. */
 export interface LauncherOptions {
   /** Variables added to the driver's own environment for launched apps (DISPLAY, DBUS_SESSION_BUS_ADDRESS). */
   env: Record<string, string>;
   /** Installed desktop entries, read when a name must be resolved. */
   entries(): Promise<DesktopEntry[]>;
+  /** Runs before every launch (publishing the accessibility bus for Qt apps). */
+  prepare?(): Promise<void>;
 }
 
 /** A program ready to run: the file, its arguments, extra environment, and a name to report. */
@@ -129,6 +130,7 @@ export class Launcher {
    *   `app_not_found`, `launch_failed`.
    */
   async launch(request: LaunchRequest): Promise<LaunchResult> {
+    await this.#options.prepare?.().catch(() => {});
     const urls = request.urls ?? [];
     checkUrls(urls);
     const extra = [...(request.additionalArguments ?? []), ...urls];
@@ -254,10 +256,12 @@ export class Launcher {
     // Awaiting the status reaps the child when it exits, so it never lingers as a zombie.
     const exited = child.status.then(() => {}, () => {}).finally(() => this.#children.delete(pid));
     this.#children.set(pid, exited);
+    // A launcher (LibreOffice's oosplash) is not the app: report the process that owns the windows.
+    const app = await realAppPid(pid);
     return {
-      pid,
+      pid: app,
       name: plan.name,
-      startTime: await startTime(pid),
+      startTime: await startTime(app),
       command: joinCommandLine([plan.program.realPath, ...args]),
     };
   }

@@ -120,14 +120,36 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     windowsNeedIt: () => !display.offscreenCapture,
   });
   const windows = new X11Windows(() => display.get());
-  const apps = lazyFacility<LinuxApps>(async () => new (await import("./apps.ts")).LinuxApps({ env }));
+  const accessibility = lazyFacility<AtspiAccessibility>(async () => {
+    const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
+      import("./atspi/mod.ts"),
+      import("./a11y_env.ts"),
+    ]);
+    return new AtspiAccessibility({
+      windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
+      explainMissing: whyNoAccessibility,
+    });
+  });
+  const apps = lazyFacility<LinuxApps>(async () => {
+    const [{ LinuxApps }, { accessibilityEnv, publishAtspiBus }] = await Promise.all([
+      import("./apps.ts"),
+      import("./a11y_env.ts"),
+    ]);
+    let busPublished: Promise<void> | null = null;
+    return new LinuxApps({
+      env: { ...accessibilityEnv(display.get()), ...env },
+      // Qt finds the accessibility bus through the root window; a desktop whose bus
+      // launcher did not know the display lacks the property.
+      prepareLaunch: () =>
+        busPublished ??= accessibility.load().then((atspi) => atspi.busAddress())
+          .then((address) => void publishAtspiBus(display.get(), address))
+          .catch(() => {
+            busPublished = null;
+          }),
+    });
+  });
   const input = lazyFacility<X11Input>(async () =>
     new (await import("./input/mod.ts")).X11Input(() => display.get())
-  );
-  const accessibility = lazyFacility<AtspiAccessibility>(async () =>
-    new (await import("./atspi/mod.ts")).AtspiAccessibility({
-      windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
-    })
   );
   const clipboard = lazyFacility<X11Clipboard>(async () =>
     new (await import("./x11/clipboard.ts")).X11Clipboard(displayName)

@@ -98,6 +98,7 @@ export class FakeApp implements AtspiCaller {
         CurrentValue: ["d", o.value ?? 0],
         CharacterCount: ["i", [...(o.text ?? "")].length],
         ToolkitName: ["s", this.toolkit],
+        NActions: ["i", (o.actions ?? []).length],
       };
       const [signature, value] = props[name];
       return [{ signature, value }];
@@ -121,6 +122,8 @@ export class FakeApp implements AtspiCaller {
         return [(o.actions ?? []).map(([, localized]) => [localized, "", ""])];
       case `${Iface.ACTION}.GetName`:
         return [(o.actions ?? [])[body[0] as number][0]];
+      case `${Iface.ACTION}.GetLocalizedName`:
+        return [(o.actions ?? [])[body[0] as number][1]];
       case `${Iface.ACTION}.DoAction`:
         return [(body[0] as number) < (o.actions ?? []).length];
       case `${Iface.TEXT}.GetText`: {

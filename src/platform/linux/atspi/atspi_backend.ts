@@ -6,6 +6,7 @@
 import { DriverError } from "../../../core/errors.ts";
 import type {
   AccessibilityBackend,
+  AppStateSample,
   AxSnapshotOptions,
   AxTree,
   AxWatch,
@@ -15,10 +16,13 @@ import type {
 import { DBusError } from "../dbus/mod.ts";
 import { ActionNameCache } from "./action_cache.ts";
 import { AppLocator } from "./app_locator.ts";
+import { sampleApp } from "./app_sample.ts";
 import { AtspiBus } from "./atspi_bus.ts";
 import * as ops from "./element_ops.ts";
 import { fetchCacheItems } from "./fetch_nodes.ts";
 import { AtspiPath, Iface } from "./interfaces.ts";
+import { type AppToolkit, appToolkit } from "./onscreen_walk.ts";
+import { frameOffset } from "./window_match.ts";
 import { buildWindowTree, type WindowTreeTimings } from "./window_tree.ts";
 
 /** Options of {@linkcode AtspiAccessibility}. */
@@ -31,6 +35,8 @@ export interface AtspiAccessibilityOptions {
   callTimeoutMs?: number;
   /** Use applications' private sockets when offered (default true). */
   peerToPeer?: boolean;
+  /** Why process `pid` has no accessible application (a sentence), or null when unknown. */
+  explainMissing?(pid: number): Promise<string | null>;
 }
 
 /** What {@linkcode AtspiAccessibility.diagnose} found. */
@@ -55,6 +61,13 @@ export class AtspiAccessibility implements AccessibilityBackend {
   readonly #options: AtspiAccessibilityOptions;
   #bus: Promise<{ bus: AtspiBus; apps: AppLocator }> | null = null;
   readonly #actionCache = new ActionNameCache();
+  /**
+   * Per application bus name that reports window-relative coordinates (GTK4): the window
+   * and its top level's own extents, to rebase later frame reads.
+   */
+  readonly #windowRelative = new Map<string, { windowId: number; topLevel: Rect }>();
+  /** Per application bus name: its toolkit's name and version. */
+  readonly #toolkits = new Map<string, Promise<AppToolkit>>();
   /** Phase timings of the last {@linkcode tree} call, for benchmarks. */
   lastTimings: Partial<WindowTreeTimings> = {};
 
@@ -87,17 +100,32 @@ export class AtspiAccessibility implements AccessibilityBackend {
       return failedTree(`Cannot list AT-SPI applications: ${describe(error)}`);
     }
     if (app === null) {
+      const why = await this.#options.explainMissing?.(pid).catch(() => null) ?? null;
       return failedTree(
-        `No AT-SPI application for pid ${pid}: the app has no accessibility bridge or has not registered yet`,
+        why
+          ? `No AT-SPI application for pid ${pid}: ${why}`
+          : `No AT-SPI application for pid ${pid}: the app has no accessibility bridge or has not registered yet`,
       );
     }
     await bus.preparePeer(app);
     try {
       this.lastTimings = { locate: performance.now() - started };
+      let toolkit = this.#toolkits.get(app);
+      if (!toolkit) {
+        toolkit = appToolkit(bus, app);
+        this.#toolkits.set(app, toolkit);
+      }
       const tree = await buildWindowTree(
         bus,
         app,
-        { ...options, windowBounds, signal, actionCache: this.#actionCache },
+        {
+          ...options,
+          windowBounds,
+          signal,
+          actionCache: this.#actionCache,
+          toolkit,
+          onWindowRelative: (topLevel) => this.#windowRelative.set(app!, { windowId, topLevel }),
+        },
         this.lastTimings,
       );
       if (tree.nodes.length <= 1) apps.invalidate(pid); // look again next time (lazy toolkits)
@@ -123,6 +151,15 @@ export class AtspiAccessibility implements AccessibilityBackend {
    */
   async connect(): Promise<void> {
     await this.#connection();
+  }
+
+  /**
+   * The address of the accessibility bus (connecting first if needed).
+   *
+   * @throws {DriverError} `accessibility_unavailable` when the bus cannot be reached.
+   */
+  async busAddress(): Promise<string> {
+    return (await this.#connection()).bus.address;
   }
 
   /**
@@ -196,9 +233,17 @@ export class AtspiAccessibility implements AccessibilityBackend {
     return this.#op("CurrentValue", ref, (bus, r) => ops.getValueRange(bus, r));
   }
 
-  /** An element's screen frame. */
-  frame(ref: unknown): Promise<Rect | null> {
-    return this.#op("GetExtents", ref, (bus, r) => ops.getExtents(bus, r));
+  /**
+   * An element's screen frame, rebased like its snapshot's frames when the app reports
+   * window-relative coordinates (GTK4), against the window's current position.
+   */
+  async frame(ref: unknown): Promise<Rect | null> {
+    const frame = await this.#op("GetExtents", ref, (bus, r) => ops.getExtents(bus, r));
+    const relative = frame ? this.#windowRelative.get(ops.asRef(ref).bus) : undefined;
+    if (!frame || !relative) return frame;
+    const bounds = await this.#options.windowBounds(relative.windowId).catch(() => null);
+    const { dx, dy } = frameOffset(relative.topLevel, bounds);
+    return { ...frame, x: frame.x + dx, y: frame.y + dy };
   }
 
   /** Moves keyboard focus to an element. */
@@ -220,6 +265,30 @@ export class AtspiAccessibility implements AccessibilityBackend {
     const r = ops.asRef(ref);
     const { bus } = await this.#connection();
     return await bus.events.watch(r.bus);
+  }
+
+  /**
+   * The accessible state of the application of `pid` and the details of `refs`, for an
+   * action's before/after comparison; null when the app has no accessible application,
+   * is gone or does not answer.
+   */
+  async sample(pid: number, refs: readonly unknown[], signal: AbortSignal): Promise<AppStateSample | null> {
+    try {
+      const { bus, apps } = await this.#connection();
+      const app = await apps.find(pid);
+      if (app === null) return null;
+      await bus.preparePeer(app);
+      const atspiRefs = refs.flatMap((ref) => {
+        try {
+          return [ops.asRef(ref)];
+        } catch {
+          return [];
+        }
+      });
+      return await sampleApp(bus, app, atspiRefs, signal);
+    } catch {
+      return null;
+    }
   }
 
   /** Closes every connection; the next call reconnects. */

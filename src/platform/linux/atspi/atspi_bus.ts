@@ -84,11 +84,19 @@ export class AtspiBus implements AtspiCaller {
   readonly #peerSetup = new Map<string, Promise<void>>();
   /** Applications' object events, for read-backs that wait on them. */
   readonly events: AppEvents;
+  /** The accessibility bus address. */
+  readonly address: string;
 
-  private constructor(session: DBusConnection | null, a11y: DBusConnection, options: AtspiBusOptions) {
+  private constructor(
+    session: DBusConnection | null,
+    a11y: DBusConnection,
+    address: string,
+    options: AtspiBusOptions,
+  ) {
     this.#session = session;
     this.#a11y = a11y;
     this.events = new AppEvents(a11y);
+    this.address = address;
     this.#timeoutMs = options.callTimeoutMs ?? 3000;
     this.#peerToPeer = options.peerToPeer ?? true;
   }
@@ -134,7 +142,7 @@ export class AtspiBus implements AtspiCaller {
         }))[0] as string;
       await enableAccessibility(session, timeoutMs);
       a11y = await connectOrThrow(a11yAddress, "AT-SPI bus", timeoutMs);
-      const bus = new AtspiBus(session, a11y, options);
+      const bus = new AtspiBus(session, a11y, a11yAddress, options);
       await registerWindowEvents(a11y, timeoutMs);
       return bus;
     } catch (error) {
@@ -149,7 +157,7 @@ export class AtspiBus implements AtspiCaller {
     const timeoutMs = options.callTimeoutMs ?? 3000;
     const a11y = await connectOrThrow(a11yAddress, "AT-SPI bus", timeoutMs);
     await registerWindowEvents(a11y, timeoutMs);
-    return new AtspiBus(null, a11y, options);
+    return new AtspiBus(null, a11y, a11yAddress, options);
   }
 
   /** The accessibility bus connection. */

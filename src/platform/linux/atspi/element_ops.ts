@@ -92,24 +92,26 @@ export function toDriverError(error: unknown, what: string, ref: AtspiRef): Driv
 }
 
 /**
- * Action names of an object: `GetName(i)` for each action `GetActions` lists, with the
- * localized names `GetActions` itself returns (at-spi2-atk sends localized names there).
+ * Action names of an object: the count from `NActions`, then `GetName(i)` and
+ * `GetLocalizedName(i)` for each. Not `GetActions`, which also computes key bindings and
+ * hangs Firefox on the items of an open menu.
  */
 export async function actionNames(
   bus: AtspiCaller,
   ref: AtspiRef,
 ): Promise<{ names: string[]; localized: string[] }> {
-  const [actions] = await bus.call(ref.bus, ref.path, Iface.ACTION, "GetActions");
-  const localized = (actions as [string, string, string][]).map(([name]) => name);
-  const names = await Promise.all(
-    localized.map((fallback, i) =>
-      bus.call(ref.bus, ref.path, Iface.ACTION, "GetName", "i", [i]).then(
-        ([name]) => typeof name === "string" && name !== "" ? name : fallback,
-        () => fallback,
-      )
-    ),
-  );
-  return { names, localized };
+  const count = Number(await bus.property(ref.bus, ref.path, Iface.ACTION, "NActions"));
+  const indices = [...Array(Number.isFinite(count) ? Math.max(0, Math.min(count, 64)) : 0).keys()];
+  const read = (member: string, i: number) =>
+    bus.call(ref.bus, ref.path, Iface.ACTION, member, "i", [i]).then(
+      ([name]) => typeof name === "string" ? name : "",
+      () => "",
+    );
+  const [canonical, localized] = await Promise.all([
+    Promise.all(indices.map((i) => read("GetName", i))),
+    Promise.all(indices.map((i) => read("GetLocalizedName", i))),
+  ]);
+  return { names: canonical.map((name, i) => name || localized[i]), localized };
 }
 
 /**

@@ -23,6 +23,12 @@ export interface NodeDetails {
   value: string | null;
 }
 
+/** Objects on screen by geometry, with the extents read to decide it (see onscreen_walk.ts). */
+export interface OnScreen {
+  onScreen: ReadonlySet<string>;
+  frames: ReadonlyMap<string, Rect | null>;
+}
+
 /** Counts of calls that failed, for diagnostics; a timeout usually means a hung app. */
 export interface DetailStats {
   calls: number;
@@ -36,15 +42,21 @@ export interface DetailStats {
  */
 export class DetailFetcher {
   readonly stats: DetailStats = { calls: 0, failures: 0, timeouts: 0 };
-  readonly #bus: AtspiCaller;
+  readonly #bus: AtspiCaller | null;
   readonly #app: string;
   readonly #actionCache: ActionNameCache | undefined;
   readonly #requested = new Map<string, Promise<NodeDetails>>();
+  readonly #shown: OnScreen | undefined;
 
-  constructor(bus: AtspiCaller, app: string, actionCache?: ActionNameCache) {
+  /**
+   * @param shown For toolkits that do not mark widgets SHOWING: the objects found on
+   *   screen by geometry, and the extents already read for them.
+   */
+  constructor(bus: AtspiCaller | null, app: string, actionCache?: ActionNameCache, shown?: OnScreen) {
     this.#bus = bus;
     this.#app = app;
     this.#actionCache = actionCache;
+    this.#shown = shown;
   }
 
   /**
@@ -54,20 +66,40 @@ export class DetailFetcher {
   request(node: RawNode): Promise<NodeDetails> {
     let details = this.#requested.get(node.path);
     if (!details) {
-      details = hasState(node.states, State.SHOWING)
-        ? this.#fetch(node)
-        : Promise.resolve({ frame: null, actions: [], value: null });
+      const showing = this.#bus !== null &&
+        (hasState(node.states, State.SHOWING) || this.#shown?.onScreen.has(node.path) === true);
+      details = showing ? this.#fetch(node) : Promise.resolve({ frame: null, actions: [], value: null });
       this.#requested.set(node.path, details);
     }
     return details;
   }
 
+  /** A fetcher that fetches nothing: every node has no frame, actions or value. */
+  static none(): DetailFetcher {
+    return new DetailFetcher(null, "", undefined, { onScreen: new Set(), frames: new Map() });
+  }
+
+  /**
+   * Fetches `node`'s details again (an object that answered before it was laid out:
+   * Firefox creates the accessibles of web content on first request and gives them no
+   * extents and no actions until its content process has answered).
+   */
+  refetch(node: RawNode): Promise<NodeDetails> {
+    const details = this.#fetch(node);
+    this.#requested.set(node.path, details);
+    return details;
+  }
+
   async #fetch(node: RawNode): Promise<NodeDetails> {
     const bus = this.#bus;
+    if (bus === null) return { frame: null, actions: [], value: null };
     const app = this.#app;
     const guard = this.#guard;
     const has = (iface: string) => node.interfaces.includes(iface);
-    const frame = has(Iface.COMPONENT)
+    const known = this.#shown?.frames.get(node.path);
+    const frame = known !== undefined
+      ? [known === null ? null : [known.x, known.y, known.width, known.height]]
+      : has(Iface.COMPONENT)
       ? guard(bus.call(app, node.path, Iface.COMPONENT, "GetExtents", "u", [CoordType.SCREEN]))
       : null;
     let actions: Promise<readonly string[]> | readonly string[] | null = null;
@@ -75,7 +107,8 @@ export class DetailFetcher {
       const cache = this.#actionCache;
       actions = cache?.get(app, node) ??
         fetchActionNames(bus, app, node.path, guard).then(({ names, complete }) => {
-          if (complete) cache?.set(app, node, names);
+          // An empty list may be an object not set up yet (Firefox's web content): not kept.
+          if (complete && names.length > 0) cache?.set(app, node, names);
           return names;
         });
     }
@@ -106,10 +139,10 @@ export class DetailFetcher {
 }
 
 /**
- * Action names of one object. `GetActions` gives the count, but its names are the
- * localized ones (at-spi2-atk sends `atk_action_get_localized_name`, and GTK's cells
- * send descriptions there), so each name comes from `GetName(i)`, falling back to the
- * localized name when that fails.
+ * Action names of one object: the count from the `NActions` property, then each name
+ * from `GetName(i)`, falling back to `GetLocalizedName(i)` when that is empty. Not
+ * `GetActions`: it also computes every action's key binding, which hangs Firefox on the
+ * items of an open menu (and it sends localized names, GTK's cells descriptions).
  */
 function fetchActionNames(
   bus: AtspiCaller,
@@ -117,19 +150,20 @@ function fetchActionNames(
   path: string,
   guard: <T>(promise: Promise<T>) => Promise<T | null>,
 ): Promise<{ names: string[]; complete: boolean }> {
-  return guard(bus.call(app, path, Iface.ACTION, "GetActions")).then(async (reply) => {
-    if (!Array.isArray(reply?.[0])) return { names: [], complete: false };
-    const list = reply[0] as [string, string, string][];
+  return guard(bus.property(app, path, Iface.ACTION, "NActions")).then(async (count) => {
+    if (typeof count !== "number" || count < 0) return { names: [], complete: false };
+    const indices = [...Array(Math.min(count, 64)).keys()];
     const canonical = await Promise.all(
-      list.map((_, i) => guard(bus.call(app, path, Iface.ACTION, "GetName", "i", [i]))),
+      indices.map((i) => guard(bus.call(app, path, Iface.ACTION, "GetName", "i", [i]))),
     );
     let complete = true;
-    const names = list.map(([localized], i) => {
+    const names = await Promise.all(indices.map(async (i) => {
       const name = canonical[i]?.[0];
       if (typeof name === "string" && name !== "") return name;
       complete = false;
-      return localized;
-    });
+      const localized = await guard(bus.call(app, path, Iface.ACTION, "GetLocalizedName", "i", [i]));
+      return typeof localized?.[0] === "string" ? localized[0] : "";
+    }));
     return { names, complete };
   });
 }

@@ -5,9 +5,12 @@
  *
  * @module
  */
+import type { CallOptions } from "../dbus/mod.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
 import { AtspiPath, Iface } from "./interfaces.ts";
 import { fromCacheItem, type RawNode } from "./raw_node.ts";
+import { hasState, State } from "./states.ts";
+import { isHugeTable, visibleCells } from "./table_cells.ts";
 
 /**
  * All objects of an application from `Cache.GetItems`.
@@ -15,10 +18,14 @@ import { fromCacheItem, type RawNode } from "./raw_node.ts";
  * @returns The nodes, or null when the application has no usable cache.
  * @throws {DBusError} When the application is gone or does not answer in time.
  */
-export async function fetchCacheItems(bus: AtspiCaller, app: string): Promise<RawNode[] | null> {
+export async function fetchCacheItems(
+  bus: AtspiCaller,
+  app: string,
+  options?: CallOptions,
+): Promise<RawNode[] | null> {
   let items: unknown;
   try {
-    [items] = await bus.call(app, AtspiPath.CACHE, Iface.CACHE, "GetItems");
+    [items] = await bus.call(app, AtspiPath.CACHE, Iface.CACHE, "GetItems", "", [], options);
   } catch (error) {
     if (isMissingMethod(error)) return null;
     throw error;
@@ -67,6 +74,13 @@ export async function walkObjects(
       truncated = true;
     }
     const read = await Promise.all(level.map((entry) => readObject(bus, app, entry)));
+    // A spreadsheet lists no (or all 2^30) cells as children: read the ones on screen.
+    await Promise.all(read.map(async (node) => {
+      if (node === null || !hasState(node.states, State.MANAGES_DESCENDANTS)) return;
+      if (await isHugeTable(bus, app, { ...node, childCount: -1 })) {
+        node.children = await visibleCells(bus, app, node.path).catch(() => null) ?? node.children;
+      }
+    }));
     const next: typeof level = [];
     for (const node of read) {
       if (node === null) continue;
@@ -86,8 +100,8 @@ export async function walkObjects(
   return { nodes, truncated };
 }
 
-/** Reads one object; null when it vanished or does not answer. */
-async function readObject(
+/** Reads one object (role, states, interfaces, children, name); null when it vanished or does not answer. */
+export async function readObject(
   bus: AtspiCaller,
   app: string,
   entry: { path: string; parent: string | null; index: number },
@@ -139,4 +153,14 @@ function isMissingMethod(error: unknown): boolean {
   const name = (error as { errorName?: string }).errorName ?? "";
   return name.endsWith(".UnknownMethod") || name.endsWith(".UnknownObject") ||
     name.endsWith(".UnknownInterface");
+}
+
+/**
+ * Children of `node` in `GetChildren` order; for a huge table (a spreadsheet) only the
+ * cells on screen, since listing all of them keeps the app busy for minutes. Null when
+ * they cannot be read.
+ */
+export async function childrenOf(bus: AtspiCaller, app: string, node: RawNode): Promise<string[] | null> {
+  if (await isHugeTable(bus, app, node)) return await visibleCells(bus, app, node.path).catch(() => null);
+  return await fetchChildren(bus, app, node.path);
 }

@@ -16,6 +16,7 @@ export const Iface = {
   EDITABLE_TEXT: "org.a11y.atspi.EditableText",
   REGISTRY: "org.a11y.atspi.Registry",
   SELECTION: "org.a11y.atspi.Selection",
+  TABLE: "org.a11y.atspi.Table",
   TEXT: "org.a11y.atspi.Text",
   VALUE: "org.a11y.atspi.Value",
   PROPERTIES: "org.freedesktop.DBus.Properties",

@@ -151,6 +151,7 @@ export const Role = {
   DIALOG: 16,
   FILE_CHOOSER: 19,
   FRAME: 23,
+  TOOL_TIP: 64,
   WINDOW: 69,
   APPLICATION: 75,
 } as const;

@@ -63,15 +63,31 @@ export function matchTopLevel(candidates: readonly TopLevelCandidate[], window: 
   return showing.length === 1 ? showing[0] : null;
 }
 
+/** Widest client-side decoration margin (GTK4's solid-csd border) taken for a margin, per side. */
+const MAX_CSD_MARGIN = 32;
+
 /**
  * The offset to add to every "screen" frame of a window whose top level reports
- * window-relative coordinates (origin about (0, 0) while the X11 window is elsewhere).
+ * window-relative coordinates (origin about (0, 0)): the window's origin, plus the
+ * client-side decoration margin when the top level is smaller than the X window
+ * (GTK4 draws its surface inset by its border). A top level at the origin that
+ * contains the client area is screen-absolute (a maximized window whose frame,
+ * decorations included, starts at (0, 0)), and gets no offset.
  */
 export function frameOffset(topLevel: Rect | null, window: Rect | null): { dx: number; dy: number } {
   if (!topLevel || !window) return { dx: 0, dy: 0 };
   const atOrigin = Math.abs(topLevel.x) <= 2 && Math.abs(topLevel.y) <= 2;
-  const windowElsewhere = Math.abs(window.x) > 2 || Math.abs(window.y) > 2;
-  return atOrigin && windowElsewhere
-    ? { dx: window.x - topLevel.x, dy: window.y - topLevel.y }
-    : { dx: 0, dy: 0 };
+  if (!atOrigin) return { dx: 0, dy: 0 };
+  const containsClient = topLevel.x <= window.x && topLevel.y <= window.y &&
+    topLevel.x + topLevel.width >= window.x + window.width &&
+    topLevel.y + topLevel.height >= window.y + window.height;
+  if (containsClient) return { dx: 0, dy: 0 };
+  const margin = (outer: number, inner: number) => {
+    const m = Math.round((outer - inner) / 2);
+    return m > 0 && m <= MAX_CSD_MARGIN ? m : 0;
+  };
+  return {
+    dx: window.x + margin(window.width, topLevel.width) - topLevel.x,
+    dy: window.y + margin(window.height, topLevel.height) - topLevel.y,
+  };
 }

@@ -52,3 +52,16 @@ Deno.test("frameOffset rebases only window-relative top levels", () => {
   });
   assert.deepEqual(frameOffset(null, window), { dx: 0, dy: 0 });
 });
+
+Deno.test("frameOffset adds GTK4's client-side border and leaves a maximized frame at (0, 0) alone", () => {
+  // gtk4-widget-factory under openbox: the surface is inset 5 px inside the X window.
+  const gtk4 = { x: 122, y: 101, width: 1676, height: 878 };
+  assert.deepEqual(frameOffset({ x: 0, y: 0, width: 1666, height: 868 }, gtk4), { dx: 127, dy: 106 });
+  assert.deepEqual(frameOffset({ x: 0, y: 0, width: 1666, height: 868 }, { ...gtk4, x: 0, y: 0 }), {
+    dx: 5,
+    dy: 5,
+  });
+  // LibreOffice maximized: the frame (title bar included) starts at (0, 0), the client area 19 px lower.
+  const maximized = { x: 0, y: 19, width: 1920, height: 1061 };
+  assert.deepEqual(frameOffset({ x: 0, y: 0, width: 1920, height: 1080 }, maximized), { dx: 0, dy: 0 });
+});

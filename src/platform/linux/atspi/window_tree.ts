@@ -10,7 +10,8 @@ import type { ActionNameCache } from "./action_cache.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
 import { AppTree } from "./app_tree.ts";
 import { DetailFetcher, type DetailStats, toRect } from "./enrich.ts";
-import { fetchCacheItems, fetchChildren, walkObjects } from "./fetch_nodes.ts";
+import { childrenOf, fetchCacheItems, walkObjects } from "./fetch_nodes.ts";
+import { type AppToolkit, laysOutLate, needsOnScreenWalk, walkOnScreen } from "./onscreen_walk.ts";
 import { AtspiPath, CoordType, Iface, shortInterfaceNames } from "./interfaces.ts";
 import type { RawNode } from "./raw_node.ts";
 import { neutralRole, Role, roleName } from "./roles.ts";
@@ -21,11 +22,23 @@ import { frameOffset, matchTopLevel } from "./window_match.ts";
 export interface WindowTreeOptions {
   maxNodes: number;
   maxDepth: number;
+  /** Roles, names and states only (no per-object detail calls). */
+  structureOnly?: boolean;
+  /**
+   * Called with the top level's own extents when the app reports window-relative
+   * "screen" coordinates (GTK4), so later frame reads can be rebased the same way.
+   */
+  onWindowRelative?: (topLevel: Rect) => void;
   /** The X11 client bounds of the window, used to pick its top level. */
   windowBounds: Promise<Rect | null>;
   signal?: AbortSignal;
   /** Action names kept between snapshots. */
   actionCache?: ActionNameCache;
+  /**
+   * The application's toolkit: GTK4 marks no widget SHOWING (the window is then walked by
+   * geometry, see onscreen_walk.ts); Gecko answers before its web content is laid out.
+   */
+  toolkit?: Promise<AppToolkit>;
 }
 
 /** Timings of the phases of one build, in milliseconds, for benchmarks. */
@@ -53,6 +66,17 @@ const TOP_LEVEL_ROLES: ReadonlySet<number> = new Set([
   Role.ALERT,
   Role.FILE_CHOOSER,
 ]);
+/**
+ * Budget of the one bulk `Cache.GetItems` call: an app with a big cache answers it in
+ * seconds when busy (LibreOffice lists every menu of every module it loaded).
+ */
+const BULK_CALL_MS = 15_000;
+/** Rounds of {@linkcode supplement} (each one for subtrees the previous round connected). */
+const SUPPLEMENT_ROUNDS = 3;
+/** Most objects read again when they answered before they were laid out, the pause before, the rounds. */
+const MAX_REFETCH = 400;
+const REFETCH_DELAY_MS = 150;
+const REFETCH_ROUNDS = 3;
 const TOGGLE_ROLES = /check|radio|toggle|switch|page tab|menu item|list item|tree item|table cell/;
 
 /**
@@ -73,7 +97,7 @@ export async function buildWindowTree(
   const t0 = performance.now();
   let source: WindowTreeTimings["source"] = "cache";
   let tree: AppTree;
-  const cached = await abortable(fetchCacheItems(bus, app), signal);
+  const cached = await abortable(fetchCacheItems(bus, app, { timeoutMs: BULK_CALL_MS }), signal);
   if (cached !== null && cached.length > 1) {
     tree = new AppTree(cached);
   } else {
@@ -101,19 +125,46 @@ export async function buildWindowTree(
     return { nodes: [], truncated: false, error: `Application "${app}" exposes no accessible objects` };
   }
 
-  // Details of the nodes known so far go out together with the supplement's calls and
-  // keep the application busy while the supplement waits for its answers.
-  const fetcher = new DetailFetcher(bus, app, options.actionCache);
-  const supplemented = supplement(bus, app, tree, root, options);
-  for (const { node } of preorder(tree, root, options).order) fetcher.request(node);
-  await abortable(supplemented, signal);
+  let fetcher: DetailFetcher;
+  let walkTruncated = false;
+  const toolkit = await (options.toolkit ?? Promise.resolve({ name: "", version: "" }))
+    .catch(() => ({ name: "", version: "" }));
+  if (needsOnScreenWalk(toolkit) && !options.structureOnly) {
+    const walk = await abortable(walkOnScreen(bus, app, tree, root, options), signal);
+    walkTruncated = walk.truncated;
+    fetcher = new DetailFetcher(bus, app, options.actionCache, walk);
+  } else {
+    // Details of the nodes known so far go out together with the supplement's calls and
+    // keep the application busy while the supplement waits for its answers.
+    fetcher = options.structureOnly ? DetailFetcher.none() : new DetailFetcher(bus, app, options.actionCache);
+    const supplemented = supplement(bus, app, tree, root, options);
+    for (const { node } of preorder(tree, root, options).order) fetcher.request(node);
+    await abortable(supplemented, signal);
+  }
   const t3 = performance.now();
 
-  const { order, truncated } = preorder(tree, root, options);
+  const { order, truncated: preorderTruncated } = preorder(tree, root, options);
+  const truncated = preorderTruncated || walkTruncated;
   const details = await abortable(Promise.all(order.map(({ node }) => fetcher.request(node))), signal);
+  // Showing objects that answered without geometry get more chances once the app had a
+  // moment, where the toolkit lays out late (Firefox's web content).
+  for (let round = 0; !options.structureOnly && laysOutLate(toolkit) && round < REFETCH_ROUNDS; round++) {
+    const unready = order.flatMap(({ node }, i) =>
+      details[i].frame === null && hasState(node.states, State.SHOWING) &&
+        node.interfaces.includes(Iface.COMPONENT)
+        ? [i]
+        : []
+    );
+    if (unready.length === 0 || unready.length > MAX_REFETCH) break;
+    await abortable(new Promise((resolve) => setTimeout(resolve, REFETCH_DELAY_MS)), signal);
+    const again = await abortable(Promise.all(unready.map((i) => fetcher.refetch(order[i].node))), signal);
+    unready.forEach((i, k) => details[i] = again[k]);
+  }
   const stats = fetcher.stats;
   // With one candidate its extents were not fetched up front; the root's frame is.
-  const { dx, dy } = frameOffset(topLevelRect ?? (root === order[0]?.node ? details[0].frame : null), bounds);
+  const topLevel = topLevelRect ?? (root === order[0]?.node ? details[0].frame : null);
+  const { dx, dy } = frameOffset(topLevel, bounds);
+  if (dx || dy) options.onWindowRelative?.(topLevel!);
   const nodes = order.map(({ node, depth, parent }, i): AxNode => {
     const states = decodeStates(node.states);
     const role = roleName(node.role);
@@ -193,6 +244,8 @@ async function pickWindowRoot(
  * Fills the gaps of the bulk read inside the window: reads `GetChildren` of containers
  * whose children the cache leaves out (descendant-managing tables, count -1) or whose
  * child order it cannot give (index -1), then reads the missing children one by one.
+ * Repeats for cached subtrees those lists connect (a cache whose parent links skip a
+ * level: LibreOffice's root pane), a few rounds at most.
  */
 async function supplement(
   bus: AtspiCaller,
@@ -201,34 +254,41 @@ async function supplement(
   root: RawNode,
   options: WindowTreeOptions,
 ): Promise<void> {
-  const needChildren: RawNode[] = [];
-  const stack: [RawNode, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node.children) continue; // already in GetChildren order (walked)
-    const children = tree.children(node.path);
-    const showing = hasState(node.states, State.SHOWING);
-    const incomplete = showing && depth < options.maxDepth &&
-      (node.childCount < 0 || hasState(node.states, State.MANAGES_DESCENDANTS) ||
-        children.length < node.childCount);
-    // Hidden containers keep the cache's order for index -1 children: not worth a call.
-    if (incomplete || (showing && children.some((c) => c.index < 0))) needChildren.push(node);
-    if (depth < options.maxDepth) { for (const child of children) stack.push([child, depth + 1]); }
-  }
-  if (needChildren.length === 0) return;
-  const lists = await Promise.all(needChildren.map((node) => fetchChildren(bus, app, node.path)));
-  const missing: { path: string; parent: string; index: number }[] = [];
-  needChildren.forEach((node, i) => {
-    const list = lists[i];
-    if (list === null) return;
-    tree.setChildren(node.path, list);
-    list.forEach((path, index) => {
-      if (!tree.get(path)) missing.push({ path, parent: node.path, index });
+  const visited = new Set<string>();
+  for (let round = 0; round < SUPPLEMENT_ROUNDS; round++) {
+    const needChildren: RawNode[] = [];
+    const stack: [RawNode, number][] = [[root, 0]];
+    while (stack.length > 0) {
+      const [node, depth] = stack.pop()!;
+      const children = tree.children(node.path);
+      if (depth < options.maxDepth) { for (const child of children) stack.push([child, depth + 1]); }
+      if (visited.has(node.path)) continue;
+      visited.add(node.path);
+      if (node.children) continue; // already in GetChildren order (walked)
+      const showing = hasState(node.states, State.SHOWING);
+      const incomplete = showing && depth < options.maxDepth &&
+        (node.childCount < 0 || hasState(node.states, State.MANAGES_DESCENDANTS) ||
+          children.length < node.childCount);
+      // Hidden containers keep the cache's order for index -1 children: not worth a call.
+      if (incomplete || (showing && children.some((c) => c.index < 0))) needChildren.push(node);
+    }
+    if (needChildren.length === 0) return;
+    const lists = await Promise.all(needChildren.map((node) => childrenOf(bus, app, node)));
+    const missing: { path: string; parent: string; index: number }[] = [];
+    needChildren.forEach((node, i) => {
+      const list = lists[i];
+      if (list === null) return;
+      tree.setChildren(node.path, list);
+      list.forEach((path, index) => {
+        if (!tree.get(path)) missing.push({ path, parent: node.path, index });
+      });
     });
-  });
-  if (missing.length === 0) return;
-  const walked = await walkObjects(bus, app, missing, options.maxNodes, options.maxDepth);
-  tree.add(walked.nodes);
+    if (missing.length > 0) {
+      const walked = await walkObjects(bus, app, missing, options.maxNodes, options.maxDepth);
+      tree.add(walked.nodes);
+      for (const node of walked.nodes) visited.add(node.path);
+    }
+  }
 }
 
 /** Pre-order listing of the subtree under `root` within the node and depth budgets. */

@@ -52,8 +52,10 @@ export async function detectToolkit(pid: number): Promise<Toolkit> {
   }
   const maps = await readText(`/proc/${pid}/maps`);
   if (maps.includes("libwebkit2gtk") || maps.includes("libwebkitgtk")) return "webkit";
+  if (maps.includes("/libxul.so")) return "gecko";
   if (maps.includes("libgtk-4.so")) return "gtk4";
   if (maps.includes("libgtk-3.so")) return "gtk3";
   if (/libQt[56]Core/.test(maps)) return "qt";
+  if (maps.includes("libXt.so")) return "xt";
   return "unknown";
 }
