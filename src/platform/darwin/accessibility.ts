@@ -12,6 +12,7 @@
 import { DriverError } from "../../core/errors.ts";
 import type {
   AccessibilityBackend,
+  AppStateSample,
   AxInterface,
   AxNode,
   AxRole,
@@ -458,6 +459,14 @@ export class DarwinAccessibility implements AccessibilityBackend {
   /** Gives the element keyboard focus (AXFocused = true). */
   grabFocus(ref: unknown): Promise<boolean> {
     return this.#ax.set(this.#element(ref).element, "AXFocused", this.#ctx.cf.boolean(true));
+  }
+
+  /**
+   * No accessibility sample yet on this platform: actions are judged by the window's
+   * pixels (the witness's last resort) until the tree is compared here too.
+   */
+  sample(): Promise<AppStateSample | null> {
+    return Promise.resolve(null);
   }
 
   /** Releases every element reference and cached name list. */

@@ -13,6 +13,7 @@ import { COINIT, ole32 } from "../../../../ffi/windows/ole32.ts";
 import { TreeScope, type UiaElement, UiAutomation } from "../../../../ffi/windows/uia.ts";
 import type {
   AccessibilityBackend,
+  AppStateSample,
   AxSnapshotOptions,
   AxTree,
   ElementState,
@@ -158,6 +159,14 @@ export class Win32Accessibility implements AccessibilityBackend {
   }
   grabFocus(ref: unknown): Promise<boolean> {
     return Promise.resolve(this.#ops.grabFocus(asRef(ref)));
+  }
+
+  /**
+   * No accessibility sample yet on this platform: actions are judged by the window's
+   * pixels (the witness's last resort) until the tree is compared here too.
+   */
+  sample(): Promise<AppStateSample | null> {
+    return Promise.resolve(null);
   }
 
   /** Releases every held COM object. */
