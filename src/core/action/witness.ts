@@ -246,6 +246,13 @@ export class Witness {
     }
   }
 
+  /** "the window closed" when the window that was captured before is no longer there (the action closed it). */
+  async #windowGone(): Promise<string | null> {
+    if (!this.#scope) return null;
+    const window = await this.#ctx.backend.windows.get(this.#scope.windowId).catch(() => undefined);
+    return window === null ? "the window closed" : null;
+  }
+
   /**
    * A change of the window's pixels since the before-reading, outside the masked tiles.
    * Tiles that then keep changing on their own, in each of two consecutive intervals (a
@@ -256,7 +263,7 @@ export class Witness {
   async #pixelChange(): Promise<string | null> {
     if (!this.#frame || !this.#scope) return null;
     let now = await capture(this.#ctx, this.#scope.windowId);
-    if (!now) return null;
+    if (!now) return await this.#windowGone();
     let box = changedBox(this.#frame, now, this.#mask ?? undefined);
     if (box === null || isCaretBlink(box)) return null;
     if (this.#mask && now.width === this.#frame.width && now.height === this.#frame.height) {
