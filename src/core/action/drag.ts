@@ -15,7 +15,7 @@ import { dragAlong } from "./gesture.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import type { ActionTarget } from "./target.ts";
-import { probeAt, probeOutcome } from "./value_probe.ts";
+import { probeAt, witnessedProbe } from "./value_probe.ts";
 import { judged, Witness, witnessedForeground, witnessScope } from "./witness.ts";
 
 /** What to drag with. */
@@ -75,14 +75,7 @@ export async function performDrag(
     summary = `${label} in window ${target.windowId} with a private pointer`;
   }
   const base = { route: "global_input" as const, mode, deliveredCount: 1, summary };
-  const read = await probeOutcome(
-    ctx,
-    probe,
-    base,
-    { effect: "unverifiable" },
-    await witness.settledUnchanged(),
-  );
-  return await judged(witness, read, {
+  return await witnessedProbe(ctx, witness, probe, base, {
     noop: mode === "background" ? { target: "foreground", reason: "suspected_noop" } : undefined,
   });
 }

@@ -13,8 +13,8 @@ import { interpolate, moveTracks } from "./gesture.ts";
 import { alreadyHeld, type HeldButton, heldButtons } from "./held_buttons.ts";
 import type { Outcome } from "./outcome.ts";
 import { type ActionTarget, resolveTarget, type TargetArgs } from "./target.ts";
-import { probeAt, probeOutcome, readValue, type ValueProbe } from "./value_probe.ts";
-import { judged, Witness, type WitnessScope } from "./witness.ts";
+import { probeAt, readValue, type ValueProbe, witnessedProbe } from "./value_probe.ts";
+import { Witness, type WitnessScope } from "./witness.ts";
 
 type WindowTarget = Extract<ActionTarget, { scope: "window" }>;
 
@@ -158,19 +158,12 @@ export async function moveHeld(
   hold.at = { x: point.x, y: point.y };
   const summary = `moved the held ${hold.button} button from (${from.x}, ${from.y}) to ` +
     `(${point.x}, ${point.y}) in window ${hold.windowId} (cursor "${hold.cursorId}")`;
-  const read = await probeOutcome(
-    ctx,
-    before,
-    {
-      route: "global_input",
-      mode: "background",
-      deliveredCount: 1,
-      summary,
-    },
-    { effect: "unverifiable" },
-    await witness.settledUnchanged(),
-  );
-  return await judged(witness, read);
+  return await witnessedProbe(ctx, witness, before, {
+    route: "global_input",
+    mode: "background",
+    deliveredCount: 1,
+    summary,
+  });
 }
 
 /** Releases a hold, at `point` when given (else where it is); always forgets it and removes its pointer. */
@@ -194,19 +187,12 @@ export async function releaseHeld(
   witness.sent();
   const summary = `released the ${hold.button} button at (${hold.at.x}, ${hold.at.y}) in window ` +
     `${hold.windowId} (cursor "${hold.cursorId}")${note}`;
-  const read = await probeOutcome(
-    ctx,
-    hold.probe,
-    {
-      route: "global_input",
-      mode: "background",
-      deliveredCount: 1,
-      summary,
-    },
-    { effect: "unverifiable" },
-    await witness.settledUnchanged(),
-  );
-  return await judged(witness, read);
+  return await witnessedProbe(ctx, witness, hold.probe, {
+    route: "global_input",
+    mode: "background",
+    deliveredCount: 1,
+    summary,
+  });
 }
 
 async function release(ctx: ToolContext, hold: HeldButton): Promise<void> {

@@ -17,7 +17,7 @@ import type { Outcome } from "./outcome.ts";
 import { cursorApproach, frameCentre } from "../agent_cursor/follow.ts";
 import { elementCenter } from "./pointing.ts";
 import type { ActionTarget } from "./target.ts";
-import { probeAt, probeElement, probeOutcome, type ValueProbe } from "./value_probe.ts";
+import { probeAt, probeElement, type ValueProbe, witnessedProbe } from "./value_probe.ts";
 import { judged, Witness, witnessedForeground, type WitnessScope, witnessScope } from "./witness.ts";
 
 /** Scroll directions. */
@@ -202,14 +202,7 @@ async function readBack(
     : base.mode === "background"
     ? { target: "foreground" as const, reason: "suspected_noop" as const }
     : undefined;
-  const read = await probeOutcome(
-    ctx,
-    probe,
-    base,
-    { effect: "unverifiable" },
-    await witness.settledUnchanged(),
-  );
-  return await judged(witness, read, { noop });
+  return await witnessedProbe(ctx, witness, probe, base, { noop });
 }
 
 /** Throws when the call was aborted part-way through the detents (how many went out is in the error). */

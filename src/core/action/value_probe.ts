@@ -10,6 +10,7 @@ import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Outcome } from "./outcome.ts";
 import { elementAt, waitForChange } from "./readback.ts";
+import { judged, type JudgeOptions, type Witness } from "./witness.ts";
 
 /** A value read before a gesture, to compare afterwards. */
 export interface ValueProbe {
@@ -135,4 +136,26 @@ export async function probeOutcome(
     };
   }
   return { ...base, ...unchanged, summary: `${base.summary}; ${what} value stayed ${probe.before}` };
+}
+
+/**
+ * The verdict of a pointer action with a value probe and a witness: the probe's read-back
+ * when the value moved, otherwise what the witness saw (a change confirms, nothing
+ * changed is a suspected no-op with `options.noop`).
+ */
+export async function witnessedProbe(
+  ctx: ToolContext,
+  witness: Witness,
+  probe: ValueProbe | null,
+  base: Omit<Outcome, "effect" | "evidence">,
+  options: JudgeOptions = {},
+): Promise<Outcome> {
+  const read = await probeOutcome(
+    ctx,
+    probe,
+    base,
+    { effect: "unverifiable" },
+    await witness.settledUnchanged(),
+  );
+  return await judged(witness, read, options);
 }
