@@ -14,7 +14,7 @@
  * @module
  */
 import { X, x11 } from "../../../ffi/linux/x11.ts";
-import { hasExtension } from "./probe_x11.ts";
+import { hasExtension } from "./x11/extension.ts";
 import { getText } from "./x11/properties.ts";
 import type { XConnection } from "./x11/connection.ts";
 

@@ -7,7 +7,6 @@
  * @module
  */
 import { join } from "node:path";
-import { cstr } from "../../../ffi/_c.ts";
 import { x11 } from "../../../ffi/linux/x11.ts";
 import { xcomposite } from "../../../ffi/linux/xcomposite.ts";
 import { xext } from "../../../ffi/linux/xext.ts";
@@ -15,6 +14,7 @@ import { xi } from "../../../ffi/linux/xi.ts";
 import { xtst } from "../../../ffi/linux/xtst.ts";
 import type { PermissionCheck } from "../types.ts";
 import { X11Capture } from "./x11/capture.ts";
+import { hasExtension } from "./x11/extension.ts";
 import { serverVendor, XConnection } from "./x11/connection.ts";
 
 /** What opening the display found. */
@@ -118,12 +118,6 @@ export function probeDisplay(display = Deno.env.get("DISPLAY") ?? ""): DisplayPr
       data: { ...data, reachable: true, vendor, vendor_release: release, width, height },
     },
   };
-}
-
-/** True when the server offers the named extension. */
-export function hasExtension(connection: XConnection, name: string): boolean {
-  const opcode = new Int32Array(1), event = new Int32Array(1), error = new Int32Array(1);
-  return x11.symbols.XQueryExtension(connection.unsafeDisplay(), cstr(name), opcode, event, error) !== 0;
 }
 
 /** XTEST: synthetic input through the server's own input path. */
