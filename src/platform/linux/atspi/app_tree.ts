@@ -26,6 +26,26 @@ export class AppTree {
     if (node) node.children = children;
   }
 
+  /**
+   * Records the `GetChildren` lists of `parents` (null where the call failed) and returns
+   * the children not read yet, with their parent and position, to read next.
+   */
+  adoptChildren(
+    parents: readonly RawNode[],
+    lists: readonly (string[] | null)[],
+  ): { path: string; parent: string; index: number }[] {
+    const unknown: { path: string; parent: string; index: number }[] = [];
+    parents.forEach((node, i) => {
+      const list = lists[i];
+      if (list === null) return;
+      this.setChildren(node.path, list);
+      list.forEach((path, index) => {
+        if (!this.get(path)) unknown.push({ path, parent: node.path, index });
+      });
+    });
+    return unknown;
+  }
+
   get(path: string): RawNode | undefined {
     return this.nodes.get(path);
   }

@@ -68,15 +68,7 @@ export async function walkOnScreen(
     const lists = await Promise.all(
       descend.map((node) => node.children ? Promise.resolve(node.children) : childrenOf(bus, app, node)),
     );
-    const unknown: { path: string; parent: string; index: number }[] = [];
-    descend.forEach((node, i) => {
-      const list = lists[i];
-      if (list === null) return;
-      tree.setChildren(node.path, list);
-      list.forEach((path, index) => {
-        if (!tree.get(path)) unknown.push({ path, parent: node.path, index });
-      });
-    });
+    const unknown = tree.adoptChildren(descend, lists);
     const read = await Promise.all(unknown.map((entry) => readObject(bus, app, entry)));
     tree.add(read.filter((node): node is RawNode => node !== null));
     const next: RawNode[] = [];

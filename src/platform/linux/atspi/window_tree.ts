@@ -274,15 +274,7 @@ async function supplement(
     }
     if (needChildren.length === 0) return;
     const lists = await Promise.all(needChildren.map((node) => childrenOf(bus, app, node)));
-    const missing: { path: string; parent: string; index: number }[] = [];
-    needChildren.forEach((node, i) => {
-      const list = lists[i];
-      if (list === null) return;
-      tree.setChildren(node.path, list);
-      list.forEach((path, index) => {
-        if (!tree.get(path)) missing.push({ path, parent: node.path, index });
-      });
-    });
+    const missing = tree.adoptChildren(needChildren, lists);
     if (missing.length > 0) {
       const walked = await walkObjects(bus, app, missing, options.maxNodes, options.maxDepth);
       tree.add(walked.nodes);
