@@ -5,6 +5,7 @@
  * @module
  */
 import type { BrowserBench } from "./browser.ts";
+import type { BigTreeSize } from "./big_tree.ts";
 import type { ClickBench } from "./click.ts";
 import type { CliBench } from "./cli.ts";
 import type { PngBench } from "./png.ts";
@@ -17,6 +18,7 @@ export interface PeerResults {
   png?: PngBench;
   cli?: CliBench;
   click?: ClickBench;
+  tree?: BigTreeSize[];
 }
 
 /** Median of a sample. */
@@ -114,6 +116,25 @@ export function peerMarkdown(peers: PeerResults): string {
       `${ratio(reply, xtest)} (reply vs XTest landing); ${ratio(landed, xtest)} landing vs landing`,
       "toggled → reply ≤ 3 ms",
       verdict(after <= 3 && k.confirmed === k.request_to_reply_ms.length),
+    ]);
+  }
+  for (const t of peers.tree ?? []) {
+    const ours = median(t.driver_ms), walk = median(t.walk_ms);
+    const goal = t.nodes >= 5000 ? 200 : 40;
+    const perNode = (cpu: number[], nodes: number) => `${(1000 * median(cpu) / nodes).toFixed(0)} µs`;
+    rows.push([
+      `get_window_state (tree only, MCP stdio), ${t.driver_nodes}-node GTK3 window${
+        t.truncated ? " (**truncated**)" : ""
+      }`,
+      `${ms(ours)}; driver CPU ${ms(median(t.driver_cpu_ms))}; app CPU ${
+        perNode(t.driver_app_cpu_ms, t.driver_nodes)
+      } per node`,
+      `per-node libatspi walk: ${ms(walk)} (${t.walk_nodes} nodes); app CPU ${
+        perNode(t.walk_app_cpu_ms, t.walk_nodes)
+      } per node`,
+      ratio(ours, walk),
+      `< ${goal} ms`,
+      verdict(ours < goal && !t.truncated),
     ]);
   }
   const table = [

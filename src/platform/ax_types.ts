@@ -181,6 +181,11 @@ export interface AxTree {
   nodes: AxNode[];
   /** True when the walk stopped early (node or depth budget). */
   truncated: boolean;
+  /**
+   * How many nodes the window has within the depth budget, when the back end knows it
+   * (more than `nodes.length` when the node budget cut the tree).
+   */
+  totalNodes?: number;
   /** Set when the tree could not be read; nodes may then be empty. */
   error: string | null;
 }

@@ -261,6 +261,22 @@ Deno.test({
       assert.ok(small.returned_element_count <= 10, `${small.returned_element_count} nodes returned`);
       assert.ok(small.elements.length < full.elements.length);
       assert.match(small.tree_markdown, /CuaTestHarness|Windows tools A/);
+      // The cut tree still says how big the window is, and the header how much was left out.
+      assert.equal(small.total_element_count, full.total_element_count);
+      const cut = await driver.call("get_window_state", {
+        pid: a.pid,
+        window_id: a.xid,
+        include_screenshot: false,
+        max_elements: 10,
+      });
+      const header = cut.content[0].type === "text" ? cut.content[0].text.split("\n")[0] : "";
+      const left = full.total_element_count - small.returned_element_count;
+      assert.match(
+        header,
+        new RegExp(
+          `truncated: ${small.returned_element_count} of ${full.total_element_count} nodes, ${left} left out`,
+        ),
+      );
     });
 
     await t.step("include_screenshot:false returns no image; screenshot_out_file writes a PNG", async () => {

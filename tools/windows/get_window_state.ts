@@ -130,6 +130,8 @@ export default defineTool({
       ctx.session.id,
     );
     const truncated = tree.truncated || shaped.truncated;
+    // The window's size when the back end counted past the budget, else what was read.
+    const total = Math.max(tree.totalNodes ?? 0, shaped.nodeCount);
     const structured: Record<string, unknown> = {
       window_id: args.window_id,
       pid: args.pid,
@@ -138,7 +140,7 @@ export default defineTool({
       snapshot_id: snapshot.id,
       invalidated_snapshot_ids: invalidated,
       element_count: shaped.elements.length,
-      total_element_count: shaped.nodeCount,
+      total_element_count: total,
       returned_element_count: shaped.emittedNodeCount,
       elements_complete: !truncated && tree.error === null,
       truncated,
@@ -159,7 +161,8 @@ export default defineTool({
 
     const shown = shaped.shown.length === shaped.elements.length ? "" : ` (${shaped.shown.length} shown)`;
     let header = `window_id=${args.window_id} pid=${args.pid} snapshot_id=${snapshot.id} ` +
-      `elements=${shaped.elements.length}${shown}` + (truncated ? " (truncated)" : "") +
+      `elements=${shaped.elements.length}${shown}` +
+      (truncated ? truncation(shaped.emittedNodeCount, total) : "") +
       (structured.degraded ? " (degraded)" : "");
 
     const content: ContentPart[] = [];
@@ -193,6 +196,15 @@ export default defineTool({
     return { content, structuredContent: structured };
   },
 });
+
+/** The header's note on a cut tree: how much was left out and how to get it. */
+function truncation(shown: number, total: number): string {
+  return total > shown
+    ? ` (truncated: ${shown} of ${total} nodes, ${
+      total - shown
+    } left out; raise max_elements to ${total} for all)`
+    : " (truncated: raise max_elements or max_depth)";
+}
 
 /** Each element's frame centre in pixels of the screenshot of `bounds` taken at `scale`. */
 function addCenters(rows: ElementRow[], bounds: Rect, scale: number): void {

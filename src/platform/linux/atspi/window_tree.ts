@@ -143,7 +143,7 @@ export async function buildWindowTree(
   }
   const t3 = performance.now();
 
-  const { order, truncated: preorderTruncated } = preorder(tree, root, options);
+  const { order, truncated: preorderTruncated, total } = preorder(tree, root, options);
   const truncated = preorderTruncated || walkTruncated;
   const details = await abortable(Promise.all(order.map(({ node }) => fetcher.request(node))), signal);
   // Showing objects that answered without geometry get more chances once the app had a
@@ -201,7 +201,13 @@ export async function buildWindowTree(
       source,
     });
   }
-  return { nodes, truncated, error: null };
+  // Without the cache the walk itself stopped at the budget, so the window's size is unknown.
+  return {
+    nodes,
+    truncated,
+    error: null,
+    ...(source === "cache" && !walkTruncated ? { totalNodes: total } : {}),
+  };
 }
 
 /** Chooses the window's top level; falls back to the application root. */
@@ -283,25 +289,29 @@ async function supplement(
   }
 }
 
-/** Pre-order listing of the subtree under `root` within the node and depth budgets. */
+/**
+ * Pre-order listing of the subtree under `root` within the node and depth budgets, and
+ * `total`: how many nodes the subtree has within the depth budget (past the node budget the
+ * walk goes on counting, so a cut tree can say how much it left out).
+ */
 export function preorder(
   tree: AppTree,
   root: RawNode,
   limits: { maxNodes: number; maxDepth: number },
-): { order: { node: RawNode; depth: number; parent: number }[]; truncated: boolean } {
+): { order: { node: RawNode; depth: number; parent: number }[]; truncated: boolean; total: number } {
   const order: { node: RawNode; depth: number; parent: number }[] = [];
   let truncated = false;
+  let total = 0;
   const seen = new Set<string>();
   const stack: { node: RawNode; depth: number; parent: number }[] = [{ node: root, depth: 0, parent: -1 }];
   while (stack.length > 0) {
     const entry = stack.pop()!;
     if (seen.has(entry.node.path)) continue; // cycles in broken trees
-    if (order.length >= limits.maxNodes) {
-      truncated = true;
-      break;
-    }
     seen.add(entry.node.path);
-    const index = order.push(entry) - 1;
+    total++;
+    const full = order.length >= limits.maxNodes;
+    if (full) truncated = true;
+    const index = full ? -1 : order.push(entry) - 1;
     const children = tree.children(entry.node.path);
     if (children.length === 0) continue;
     if (entry.depth >= limits.maxDepth) {
@@ -312,7 +322,7 @@ export function preorder(
       stack.push({ node: children[i], depth: entry.depth + 1, parent: index });
     }
   }
-  return { order, truncated };
+  return { order, truncated, total };
 }
 
 /** Resolves like `promise`, or rejects with the signal's reason as soon as it aborts. */

@@ -268,6 +268,8 @@ Deno.test("buildWindowTree stops at maxNodes and maxDepth", async () => {
   const small = await build(app(), MAIN, { maxNodes: 4 });
   assert.equal(small.truncated, true);
   assert.equal(small.nodes.length, 4);
+  assert.equal(small.totalNodes, 13, "the cut tree says how many nodes the window has");
+  assert.equal((await build(app(), MAIN)).totalNodes, 13);
   const shallow = await build(app(), MAIN, { maxDepth: 1 });
   assert.equal(shallow.truncated, true);
   assert.deepEqual(outline(shallow), ['frame "Main"', "  panel"]);

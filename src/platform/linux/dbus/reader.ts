@@ -106,13 +106,11 @@ export class Reader {
     // Short ASCII strings dominate (names, paths, roles): decoding them by hand avoids
     // the TextDecoder call overhead, which is most of the cost of a small message.
     if (length <= 64) {
-      let s = "";
       for (let i = at, stop = at + length; i < stop; i++) {
-        const c = bytes[i];
-        if (c >= 0x80) return UTF8.decode(bytes.subarray(at, at + length));
-        s += String.fromCharCode(c);
+        if (bytes[i] >= 0x80) return UTF8.decode(bytes.subarray(at, at + length));
       }
-      return s;
+      // One flat string at once (a character-by-character `+=` builds a rope to flatten later).
+      return String.fromCharCode.apply(null, bytes.subarray(at, at + length) as unknown as number[]);
     }
     return UTF8.decode(bytes.subarray(at, at + length));
   }
