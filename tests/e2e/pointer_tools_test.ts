@@ -124,7 +124,7 @@ Deno.test({
           from_y: from.y,
           to_x: to.x,
           to_y: to.y,
-          duration_ms: 100,
+          duration_ms: 300,
           steps: 10,
         });
         // The drawing area exposes no value, but the fixture shows the drag in a label.
@@ -132,7 +132,9 @@ Deno.test({
         assert.deepEqual(result.evidence, [{ kind: "window_change" }]);
         const entry = await a.waitFor((e) => e.event === "drag");
         assert.equal(entry.drag, "from 10,10 to 200,40");
-        assert.ok((entry.drag_motions as number) >= 5, `motion events arrived: ${entry.drag_motions}`);
+        // GDK merges motion events that queue up while the app is busy, so how many of the 10 steps
+        // the app sees depends on the machine's load; more than one shows a path, not a jump.
+        assert.ok((entry.drag_motions as number) >= 2, `motion events arrived: ${entry.drag_motions}`);
         await untouched("drag");
       });
 
