@@ -102,6 +102,21 @@ export function abortedPartway(
 }
 
 /**
+ * The error for a call its signal stopped, whatever the signal carried: the driver's own
+ * reason as it is, a timeout as `timeout`, anything else (a transport's cancel) as `aborted`.
+ */
+export function abortedError(signal: AbortSignal): DriverError {
+  if (signal.reason instanceof DriverError) return signal.reason;
+  const reason = reasonOf(signal);
+  if (reason === "timeout") {
+    return new DriverError("timeout", "The call ran out of time and was stopped", { reason }, {
+      cause: signal.reason,
+    });
+  }
+  return new DriverError("aborted", "The caller cancelled the call", { reason }, { cause: signal.reason });
+}
+
+/**
  * Waits `ms`, or less when `signal` aborts first (never throws).
  */
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {

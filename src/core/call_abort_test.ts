@@ -104,3 +104,45 @@ Deno.test("watchTarget aborts a registered call when its target process exits", 
   assert.deepEqual(result.structuredContent, { aborted: true });
   assert.equal(reasonOf(seen!), "target_exited");
 });
+
+Deno.test("registry reports a call stopped by its transport's signal as aborted or timeout, never internal_error", async () => {
+  // A tool that rejects with whatever its signal carried, as signal.throwIfAborted() does.
+  const throwsReason = defineTool({
+    name: "throws_reason",
+    title: "Throws the reason",
+    description: "Waits for its signal, then throws its reason.",
+    group: "input",
+    input: z.object({}),
+    hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+    risk: "r0",
+    capabilities: [],
+    async run(ctx) {
+      await pause(60_000, ctx.signal);
+      ctx.signal.throwIfAborted();
+      return ok({}, "not aborted");
+    },
+  });
+  const registry = new ToolRegistry([throwsReason], new FakeBackend(), new RuntimeState());
+  // A gRPC client's cancel: connect aborts the handler's signal with its own error.
+  const cancelled = new AbortController();
+  const cancelling = registry.call("throws_reason", {}, {
+    lease: "a",
+    transport: "grpc",
+    signal: cancelled.signal,
+  });
+  cancelled.abort(new Error("operation was aborted by the client"));
+  const result = await cancelling;
+  assert.equal(result.isError, true);
+  assert.equal((result.structuredContent as { code: string }).code, "aborted");
+  // A deadline.
+  const deadline = new AbortController();
+  const expiring = registry.call("throws_reason", {}, {
+    lease: "b",
+    transport: "grpc",
+    signal: deadline.signal,
+  });
+  deadline.abort(new DOMException("deadline exceeded", "TimeoutError"));
+  const expired = (await expiring).structuredContent as { code: string; reason: string };
+  assert.equal(expired.code, "timeout");
+  assert.equal(expired.reason, "timeout");
+});

@@ -18,8 +18,25 @@ export interface DaemonProbe {
   error: string | null;
 }
 
+let servedSocket: string | null = null;
+
+/**
+ * Records the socket this process serves as a daemon (`serve --socket PATH`), so that
+ * health_report run inside it looks at that socket and not the default one.
+ *
+ * @param path The served socket, or null when the daemon stopped.
+ */
+export function setServedSocket(path: string | null): void {
+  servedSocket = path;
+}
+
+/** The socket to probe: the one this process serves, else the default one. */
+export function probedSocketPath(): string {
+  return servedSocket ?? defaultSocketPath();
+}
+
 /** Sends `metadata` to the daemon on `socketPath` and waits at most `timeoutMs` for the answer. */
-export async function probeDaemon(socketPath = defaultSocketPath(), timeoutMs = 750): Promise<DaemonProbe> {
+export async function probeDaemon(socketPath = probedSocketPath(), timeoutMs = 750): Promise<DaemonProbe> {
   const probe: DaemonProbe = {
     socket: socketPath,
     socket_exists: false,

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { Backend } from "../platform/types.ts";
-import { endCall, registerCall } from "./call_abort.ts";
+import { abortedError, endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import type { ToolResult } from "./result.ts";
@@ -271,6 +271,9 @@ export class ToolRegistry extends ToolCatalog {
       if (tool.group === "browser" && error instanceof DriverError && error.refused) {
         return browserRefusal(error);
       }
+      // A call stopped by its signal may surface the signal's own reason (a transport's
+      // cancel or deadline error): it was aborted, not a driver bug.
+      if (signal.aborted && !(error instanceof DriverError)) throw abortedError(signal);
       throw error;
     } finally {
       if (callCtx) endCall(callCtx);

@@ -13,6 +13,7 @@ import {
   type ToolRegistry,
   TOOLS_LIST_SCHEMA_VERSION,
 } from "../core/registry.ts";
+import { setServedSocket } from "../core/daemon_probe.ts";
 import { VERSION } from "../version.ts";
 import { MCP_PROTOCOL_VERSION } from "./mcp_protocol.ts";
 import { DaemonExit, type DaemonRequest, type DaemonResponse, pidFileFor } from "./daemon_protocol.ts";
@@ -58,6 +59,7 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
   await Deno.chmod(socketPath, 0o600);
   const pidFile = pidFileFor(socketPath);
   await Deno.writeTextFile(pidFile, `${Deno.pid}\n`);
+  setServedSocket(socketPath);
 
   const connections = new Set<Deno.UnixConn>();
   let resolveFinished!: () => void;
@@ -69,6 +71,7 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
       for (const conn of connections) conn.close();
       await Deno.remove(socketPath).catch(() => {});
       await Deno.remove(pidFile).catch(() => {});
+      setServedSocket(null);
       resolveFinished();
     })();
 

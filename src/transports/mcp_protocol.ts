@@ -72,9 +72,19 @@ export class McpConnection {
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
       return errorResponse(null, RpcError.InvalidRequest, "Invalid Request: expected a JSON-RPC object");
     }
-    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+    const { jsonrpc, id, method, params } = message as {
+      jsonrpc?: unknown;
+      id?: unknown;
+      method?: unknown;
+      params?: unknown;
+    };
     const isNotification = id === undefined;
     const validId = typeof id === "string" || typeof id === "number" ? id : null;
+    if (jsonrpc !== "2.0") {
+      // JSON-RPC 2.0 §4: anything else is not a request this server understands.
+      if (isNotification) return null;
+      return errorResponse(validId, RpcError.InvalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
+    }
     if (typeof method !== "string") {
       if (isNotification) return null; // A response from the client; nothing to answer.
       return errorResponse(validId, RpcError.InvalidRequest, "Invalid Request: missing method");

@@ -57,6 +57,7 @@ const MAPPING: Partial<Record<DriverErrorCode, [Code, ErrorReason]>> = {
   element_index_required: [Code.InvalidArgument, ErrorReason.UNSPECIFIED],
   ambiguous_window_target: [Code.InvalidArgument, ErrorReason.TARGET_UNAVAILABLE],
   file_error: [Code.InvalidArgument, ErrorReason.PATH_NOT_FOUND],
+  input_too_large: [Code.InvalidArgument, ErrorReason.UNSPECIFIED],
   unknown_tool: [Code.NotFound, ErrorReason.UNSPECIFIED],
   window_target_not_found: [Code.NotFound, ErrorReason.TARGET_UNAVAILABLE],
   process_not_found: [Code.NotFound, ErrorReason.PROCESS_NOT_FOUND],

@@ -9,7 +9,9 @@
  * HTTP/1.1 connections are piped, one to one, to the `node:http` server listening
  * on a private loopback port: on Deno 2.9.3 a socket handed to `node:http` with
  * `emit("connection")` is closed after its first response despite keep-alive, and
- * clients reusing it fail ("connection closed before message completed").
+ * clients reusing it fail ("connection closed before message completed"). That private
+ * port serves only those pipes: any other connection to it (which would skip the
+ * first-bytes timeout and the HTTP/2 settings) is closed.
  *
  * @module
  */
@@ -20,11 +22,15 @@ import net from "node:net";
 const PREFACE = "PRI * HTTP/2.0";
 /** A connection that sends nothing for this long is closed. */
 const FIRST_BYTES_TIMEOUT_MS = 30_000;
+/** How long the private port waits to see that a connection is one of our pipes. */
+const PIPE_MATCH_MS = 2_000;
 
 /** A listening one-port server. */
 export interface OnePortListener {
   readonly host: string;
   readonly port: number;
+  /** The loopback port of the HTTP/1.1 server, which serves only the listener's own pipes. */
+  readonly privatePort: number;
   /** Every open socket, for a forced close. */
   readonly sockets: ReadonlySet<net.Socket>;
   /** Stops accepting, destroys open connections and resolves when the port is free. */
@@ -52,10 +58,36 @@ export async function listenOnePort(
     });
   });
   const h1Port = (h1.address() as net.AddressInfo).port;
+  // The private port's connections are matched to our pipes by port: the local port of a
+  // pipe is the remote port the server sees. Either side may learn it first.
+  const pipePorts = new Set<number>();
+  const unmatched = new Map<number, net.Socket>();
+  h1.on("connection", (socket: net.Socket) => {
+    const port = socket.remotePort ?? -1;
+    if (pipePorts.has(port)) return;
+    unmatched.set(port, socket);
+    const timer = setTimeout(() => {
+      if (unmatched.get(port) === socket) {
+        unmatched.delete(port);
+        socket.destroy();
+      }
+    }, PIPE_MATCH_MS);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      if (unmatched.get(port) === socket) unmatched.delete(port);
+    });
+  });
   const pipeToH1 = (socket: net.Socket) => {
     const inner = net.connect(h1Port, "127.0.0.1");
     sockets.add(inner);
+    let pipePort = -1;
+    inner.once("connect", () => {
+      pipePort = inner.localPort ?? -1;
+      pipePorts.add(pipePort);
+      unmatched.delete(pipePort);
+    });
     inner.on("close", () => {
+      pipePorts.delete(pipePort);
       sockets.delete(inner);
       socket.destroy();
     });
@@ -91,6 +123,7 @@ export async function listenOnePort(
   return {
     host,
     port: address.port,
+    privatePort: h1Port,
     sockets,
     close() {
       closing ??= new Promise<void>((resolve) => {

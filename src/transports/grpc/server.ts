@@ -22,6 +22,7 @@ import { ComputerService } from "./gen/cua/env/v1/computer_pb.ts";
 import { DriverService } from "./gen/cua/env/v1/driver_pb.ts";
 import { listenOnePort } from "./listener.ts";
 import { McpHttpHandler, rpcFailure } from "./mcp_http.ts";
+import { withParseStatus } from "./parse_status.ts";
 
 export { NetworkConfigError } from "./auth.ts";
 
@@ -120,7 +121,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       res.writeHead(403, { "Content-Type": "text/plain" }).end("Host does not name this listener");
       return;
     }
-    rpc(req, res);
+    rpc(req, withParseStatus(res));
   });
   h2.on("sessionError", () => {});
 

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { ToolRegistry } from "../core/registry.ts";
+import { RuntimeState } from "../core/runtime_state.ts";
+import { FakeBackend } from "../platform/fake/mod.ts";
+import { allTools } from "../../tools/mod.ts";
+import { DaemonClient } from "./daemon_client.ts";
+import { serveDaemon } from "./daemon_server.ts";
+
+Deno.test({
+  name: "daemon on a custom --socket: health_report run through it probes that socket, not the default",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "cua-daemon-health-" });
+    const socketPath = `${dir}/custom.sock`;
+    const registry = new ToolRegistry(allTools, new FakeBackend(), new RuntimeState());
+    const daemon = await serveDaemon(registry, { socketPath });
+    const client = await DaemonClient.connect(socketPath);
+    try {
+      const result = await client.call("health_report", { include: ["daemon"] }, {
+        lease: "health",
+        transport: "daemon",
+      });
+      const checks =
+        (result.structuredContent as { checks: { name: string; status: string; message: string }[] })
+          .checks;
+      const daemonCheck = checks.find((c) => c.name === "daemon")!;
+      assert.match(daemonCheck.message, new RegExp(`is the daemon on ${socketPath.replaceAll(".", "\\.")}`));
+      assert.equal(daemonCheck.status, "pass");
+    } finally {
+      client.close();
+      await daemon.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
