@@ -49,6 +49,7 @@ export function firefox(profileDir: string, page: string): CrossApp {
   const page_ = (says: string, intended: (b: string, a: string) => boolean) =>
     oracle(says, title(), intended);
   const count = (t: string) => Number(/c=(\d+)/.exec(t)?.[1] ?? NaN);
+  const field = (t: string) => /t=(.*)$/.exec(t)?.[1] ?? "";
   return {
     name: "firefox",
     launch: {
@@ -74,10 +75,21 @@ export function firefox(profileDir: string, page: string): CrossApp {
         expect: delivered,
       },
       {
-        id: "firefox.type_text.element.bg.mixed",
+        // Firefox answers accessibility inserts true without applying them, and drops a
+        // second keyboard: typing by element in background is refused before sending.
+        id: "firefox.type_text.element.bg.refused",
         calls: call(
           "type_text",
           (_c, s) => ({ element_token: element(s, "entry", "").element_token, text: MIXED }),
+        ),
+        oracle: page_("the page is unchanged", () => false),
+        expect: refused("background_unavailable"),
+      },
+      {
+        id: "firefox.type_text.element.fg.mixed",
+        calls: call(
+          "type_text",
+          (_c, s) => ({ element_token: element(s, "entry", "").element_token, text: MIXED, ...FG }),
         ),
         oracle: page_(`the field reads "${MIXED}"`, (_b, a) => a.endsWith(`t=${MIXED}`)),
         expect: delivered,
@@ -104,11 +116,12 @@ export function firefox(profileDir: string, page: string): CrossApp {
         id: "firefox.press_key.element.fg.backspace",
         calls: call(
           "press_key",
-          (_c, s) => ({ element_token: element(s, "entry", "").element_token, key: "BackSpace", ...FG }),
+          (_c, s) => ({ element_token: element(s, "entry", /Ωμέγα/).element_token, key: "BackSpace", ...FG }),
         ),
         oracle: page_(
           "the field loses one character",
-          (b, a) => b.endsWith("✓") && !a.endsWith("✓") && a.includes("日本"),
+          // The focus click puts the caret at the field's centre, so any one character may go.
+          (b, a) => [...field(a)].length === [...field(b)].length - 1,
         ),
         expect: delivered,
       },
