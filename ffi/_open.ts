@@ -1,7 +1,9 @@
 /**
  * The one place that calls `Deno.dlopen`: lazy, cached, with candidate paths and
  * an environment override (`CUA_DRIVER_LIB_<NAME>`). When the override is set, only it is
- * tried: a wrong override fails loudly instead of silently loading another copy.
+ * tried: a wrong override fails loudly instead of silently loading another copy. A library
+ * that cannot be opened throws {@linkcode LibraryLoadError} (`library_unavailable`, naming
+ * the library and the package that provides it).
  *
  * Importing a binding never opens anything, so every OS's bindings can be
  * type-checked and bundled on any host. Symbols are bound one by one on first use: Deno
@@ -31,11 +33,13 @@ export interface LazyLibrary<S extends Deno.ForeignLibraryInterface> {
  * @param name Short name; the override variable is `CUA_DRIVER_LIB_<NAME>` upper-cased.
  * @param candidates Paths tried in order after the override.
  * @param symbols The symbol table.
+ * @param packageName The OS package that provides the library, for the `library_unavailable` message.
  */
 export function openLibrary<S extends Deno.ForeignLibraryInterface>(
   name: string,
   candidates: readonly string[],
   symbols: S,
+  packageName: string | null = null,
 ): LazyLibrary<S> {
   let path: string | null = null;
   let failure: LibraryLoadError | null = null;
@@ -60,7 +64,7 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
         lastError = error;
       }
     }
-    failure = new LibraryLoadError(name, paths, overrideVariable, { cause: lastError });
+    failure = new LibraryLoadError(name, paths, overrideVariable, packageName, { cause: lastError });
     throw failure;
   }
 
@@ -78,7 +82,7 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
             handle = Deno.dlopen(from, { [symbol]: symbols[symbol] } as Deno.ForeignLibraryInterface);
           } catch (error) {
             // A required symbol this copy of the library lacks (optional ones come back null).
-            throw new LibraryLoadError(`${name} (symbol ${symbol})`, [from], overrideVariable, {
+            throw new LibraryLoadError(`${name} (symbol ${symbol})`, [from], overrideVariable, packageName, {
               cause: error,
             });
           }

@@ -22,7 +22,7 @@ export const LIBC_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libc, opened on first use. */
-export const libc = openLibrary("c", ["libc.so.6"], LIBC_SYMBOLS);
+export const libc = openLibrary("c", ["libc.so.6"], LIBC_SYMBOLS, "libc6");
 
 /** Constants from <sys/ipc.h> and <sys/shm.h>. */
 export const IPC = { PRIVATE: 0, CREAT: 0o1000, RMID: 0 } as const;

@@ -76,6 +76,7 @@ export const tesseract = openLibrary(
   "tesseract",
   ["libtesseract.so.5", "libtesseract.so.4", "libtesseract.so"],
   TESSERACT_SYMBOLS,
+  "libtesseract5",
 );
 
 /** TessPageIteratorLevel. */

@@ -274,7 +274,7 @@ export const X11_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libX11, opened on first use. */
-export const x11 = openLibrary("X11", ["libX11.so.6", "libX11.so"], X11_SYMBOLS);
+export const x11 = openLibrary("X11", ["libX11.so.6", "libX11.so"], X11_SYMBOLS, "libx11-6");
 
 /** Common constants from <X11/X.h>. */
 export const X = {

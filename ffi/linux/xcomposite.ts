@@ -19,6 +19,7 @@ export const xcomposite = openLibrary(
   "Xcomposite",
   ["libXcomposite.so.1", "libXcomposite.so"],
   XCOMPOSITE_SYMBOLS,
+  "libxcomposite1",
 );
 
 /** CompositeRedirectAutomatic: the server keeps painting the screen itself. */

@@ -26,7 +26,7 @@ export const XEXT_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXext, opened on first use. */
-export const xext = openLibrary("Xext", ["libXext.so.6", "libXext.so"], XEXT_SYMBOLS);
+export const xext = openLibrary("Xext", ["libXext.so.6", "libXext.so"], XEXT_SYMBOLS, "libxext6");
 
 /** XShmSegmentInfo: { ShmSeg shmseg @0 (u64); int shmid @8; char *shmaddr @16; Bool readOnly @24 } */
 export const XShmSegmentInfoLayout = { shmseg: 0, shmid: 8, shmaddr: 16, readOnly: 24, size: 32 } as const;

@@ -55,7 +55,7 @@ export const XI_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXi, opened on first use. */
-export const xi = openLibrary("Xi", ["libXi.so.6", "libXi.so"], XI_SYMBOLS);
+export const xi = openLibrary("Xi", ["libXi.so.6", "libXi.so"], XI_SYMBOLS, "libxi6");
 
 /** Constants from <X11/extensions/XI2.h>. */
 export const XI = {

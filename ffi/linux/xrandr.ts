@@ -14,7 +14,7 @@ export const XRANDR_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXrandr, opened on first use. */
-export const xrandr = openLibrary("Xrandr", ["libXrandr.so.2", "libXrandr.so"], XRANDR_SYMBOLS);
+export const xrandr = openLibrary("Xrandr", ["libXrandr.so.2", "libXrandr.so"], XRANDR_SYMBOLS, "libxrandr2");
 
 /**
  * XRRMonitorInfo layout: Atom name @0; Bool primary @8; Bool automatic @12; int noutput @16;

@@ -26,7 +26,7 @@ export const XSHAPE_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXext (the SHAPE part), opened on first use. */
-export const xshape = openLibrary("Xext", ["libXext.so.6", "libXext.so"], XSHAPE_SYMBOLS);
+export const xshape = openLibrary("Xext", ["libXext.so.6", "libXext.so"], XSHAPE_SYMBOLS, "libxext6");
 
 /** Constants from <X11/extensions/shapeconst.h> (SHAPE 1.1). */
 export const Shape = {

@@ -36,7 +36,7 @@ export const XTST_SYMBOLS = {
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXtst, opened on first use. */
-export const xtst = openLibrary("Xtst", ["libXtst.so.6", "libXtst.so"], XTST_SYMBOLS);
+export const xtst = openLibrary("Xtst", ["libXtst.so.6", "libXtst.so"], XTST_SYMBOLS, "libxtst6");
 
 /** XDevice (<X11/extensions/XInput.h>), as passed to the XTestFakeDevice* calls: XID device_id @0. */
 export const XDeviceLayout = { device_id: 0 } as const;

@@ -213,6 +213,8 @@ export function asDriverError(error: unknown): DriverError {
     return new DriverError("aborted", "The call was aborted", {}, { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  const coded = codedError(error);
+  if (coded) return new DriverError(coded.code, message, coded.data, { cause: error });
   if (error instanceof Error && error.name === "CdpError") {
     // The browser did not answer or refused a protocol call: an environment failure, not a driver bug.
     return new DriverError("native_call_failed", `The browser failed a DevTools call: ${message}`, {
@@ -222,6 +224,21 @@ export function asDriverError(error: unknown): DriverError {
   return new DriverError("internal_error", `Internal error: ${message}`, {
     hint: "this is a driver bug; the next call is unaffected",
   }, { cause: error });
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/**
+ * The code and data of an error that names its own agent-facing failure: the raw
+ * bindings' `LibraryLoadError` (`library_unavailable`) and `NativeError`
+ * (`native_call_failed`), recognized by shape so the core never imports `ffi/`.
+ */
+function codedError(error: unknown): { code: DriverErrorCode; data: Record<string, unknown> } | null {
+  if (!(error instanceof Error)) return null;
+  const { code, data } = error as Error & { code?: unknown; data?: unknown };
+  if (typeof code !== "string" || !KNOWN_CODES.has(code)) return null;
+  if (typeof data !== "object" || data === null) return null;
+  return { code: code as DriverErrorCode, data: data as Record<string, unknown> };
 }
 
 /** Builds the envelope for a failed call. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DriverError } from "../core/errors.ts";
+import { asDriverError } from "../core/errors.ts";
 import type { PermissionConfig } from "../core/permissions/config.ts";
 import type { ToolCatalog, ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
@@ -301,9 +301,9 @@ async function withRuntime(
       sweepSessions: !options.oneShot,
     });
   } catch (error) {
-    const message = error instanceof DriverError && error.data.hint
-      ? `${error.message}: ${error.data.hint}`
-      : (error as Error).message;
+    // A start-up failure speaks the same codes as a tool error (library_unavailable, display_unavailable).
+    const failure = asDriverError(error);
+    const message = failure.data.hint ? `${failure.message}: ${failure.data.hint}` : failure.message;
     console.error(`cua-driver: ${message}`);
     return EXIT.toolError;
   }

@@ -30,7 +30,7 @@ export async function requireBackgroundPointer(
   refuseBackgroundFor(await ctx.backend.input.toolkit(target.pid), "pointer", target);
   if (!(await ctx.backend.input.backgroundAvailable())) {
     throw refusal(
-      `This X server has no XInput2 for background pointer input; nothing was sent`,
+      `This desktop offers no private background pointer; nothing was sent`,
       "no_private_pointer",
       foreground,
     );

@@ -204,7 +204,7 @@ async function backgroundClick(
   throw new DriverError(
     "background_unavailable",
     onTop
-      ? "This X server has no XInput2 for background pointer input; nothing was sent"
+      ? "This desktop offers no private background pointer; nothing was sent"
       : `Another window covers window ${target.windowId} at (${at.x}, ${at.y}); background pointer input would land there, so nothing was sent`,
     {
       effect: "refused",

@@ -258,7 +258,7 @@ async function keysLadder(
   if (!(await ctx.backend.input.backgroundAvailable())) {
     throw new DriverError(
       "background_unavailable",
-      "This X server has no XInput2 for background keyboard input; nothing was sent",
+      "This desktop offers no private background keyboard; nothing was sent",
       {
         effect: "refused",
         escalation: { recommended: "foreground", reason: "no_private_keyboard" },

@@ -148,6 +148,7 @@ export class LinuxApps implements AppBackend {
         "native_call_failed",
         `kill(${pid}, SIGKILL) failed: ${(error as Error).message}`,
         {
+          symbol: "kill",
           hint: "call list_apps to check the process still exists",
         },
         { cause: error },

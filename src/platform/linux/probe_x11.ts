@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { NativeError } from "../../../ffi/_errors.ts";
 import { join } from "node:path";
 import { x11 } from "../../../ffi/linux/x11.ts";
 import { xcomposite } from "../../../ffi/linux/xcomposite.ts";
@@ -158,7 +159,7 @@ export async function probeShm(connection: XConnection): Promise<PermissionCheck
   const capture = new X11Capture(connection);
   try {
     const root = connection.windowAttributes(connection.root);
-    if (!root) throw new Error("no root attributes");
+    if (!root) throw new NativeError("XGetWindowAttributes", 0, "no attributes for the root window");
     await capture.capture(connection.root, { x: 0, y: 0, width: 1, height: 1 }, root.visual, root.depth);
     if (capture.usesShm) {
       return ok("mit_shm", "MIT-SHM shared-memory capture works", { attached: true });

@@ -86,7 +86,11 @@ export function toDriverError(error: unknown, what: string, ref: AtspiRef): Driv
     });
   }
   const detail = error instanceof Error ? error.message : String(error);
-  return new DriverError("native_call_failed", `${at} failed: ${detail}`, { ...data, api: what }, {
+  return new DriverError("native_call_failed", `${at} failed: ${detail}`, {
+    ...data,
+    api: what,
+    symbol: what,
+  }, {
     cause: error,
   });
 }

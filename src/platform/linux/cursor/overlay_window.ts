@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { NativeError } from "../../../../ffi/_errors.ts";
 import { cstr } from "../../../../ffi/_c.ts";
 import {
   CW,
@@ -112,9 +113,12 @@ export class CursorOverlayWindow {
     const { xid, pixmap, gc, maskGc } = created.value;
     if (created.errors.length || !xid || !gc || !maskGc) {
       if (xid) conn.trap(() => x11.symbols.XDestroyWindow(display, xid));
-      throw new DriverError("native_call_failed", "The X server refused to create the agent-cursor overlay", {
-        x_errors: created.errors.map((e) => ({ error_code: e.errorCode, request_code: e.requestCode })),
-      });
+      throw new NativeError(
+        "XCreateWindow",
+        created.errors[0]?.errorCode ?? null,
+        "the X server refused to create the agent-cursor overlay",
+        { x_errors: created.errors.map((e) => ({ error_code: e.errorCode, request_code: e.requestCode })) },
+      );
     }
     const window = new CursorOverlayWindow(conn, xid, geometry, pixmap, gc, maskGc);
     if (window.inputRectangles() !== 0) {

@@ -65,7 +65,8 @@ function removeMaster(conn: XConnection, pointerId: number): void {
 
 /** True when the server speaks XInput 2.2 or later. */
 export function xinput2Available(conn: XConnection): boolean {
-  if (!xi.available() || !xtst.available()) return false;
+  // A library that cannot be opened is library_unavailable (naming its package), not a server without XInput2.
+  for (const library of [xi, xtst]) void library.symbols;
   const major = new Int32Array([2]), minor = new Int32Array([2]);
   return xi.symbols.XIQueryVersion(conn.unsafeDisplay(), major, minor) === 0 &&
     (major[0] > 2 || (major[0] === 2 && minor[0] >= 2));

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { unwrapPointer, unwrapZero } from "../../../../ffi/_errors.ts";
 import { cstr, readCString } from "../../../../ffi/_c.ts";
 import { OcrEngineMode, PageIteratorLevel, PageSegMode, tesseract } from "../../../../ffi/linux/tesseract.ts";
 import { DriverError } from "../../../core/errors.ts";
@@ -48,8 +49,7 @@ class TesseractWorker implements Disposable {
   /** @throws {DriverError} `native_call_failed` when the language data cannot be loaded. */
   constructor(dataDir: string, language: string) {
     const s = tesseract.symbols;
-    const handle = s.TessBaseAPICreate();
-    if (!handle) throw new DriverError("native_call_failed", "TessBaseAPICreate returned null");
+    const handle = unwrapPointer("TessBaseAPICreate", s.TessBaseAPICreate());
     const names = Object.keys(INIT_VARIABLES).map(cstr);
     const values = Object.values(INIT_VARIABLES).map(cstr);
     const pointers = (list: Uint8Array<ArrayBuffer>[]) =>
@@ -67,14 +67,10 @@ class TesseractWorker implements Disposable {
       BigInt(names.length),
       0,
     );
-    if (status !== 0) {
-      s.TessBaseAPIDelete(handle);
-      throw new DriverError(
-        "native_call_failed",
-        `Tesseract could not load "${language}" from "${dataDir}" (TessBaseAPIInit4 returned ${status})`,
-        { api: "TessBaseAPIInit4", status, hint: "reinstall tesseract-ocr-eng" },
-      );
-    }
+    if (status !== 0) s.TessBaseAPIDelete(handle);
+    unwrapZero("TessBaseAPIInit4", status, `Tesseract could not load "${language}" from "${dataDir}"`, {
+      hint: "reinstall tesseract-ocr-eng",
+    });
     s.TessBaseAPISetPageSegMode(handle, PageSegMode.SPARSE_TEXT);
     this.#handle = handle;
   }
@@ -94,12 +90,7 @@ class TesseractWorker implements Disposable {
     s.TessBaseAPISetSourceResolution(handle, SCREEN_DPI * scale);
     try {
       const status = await s.TessBaseAPIRecognize(handle, null);
-      if (status !== 0) {
-        throw new DriverError("native_call_failed", `TessBaseAPIRecognize returned ${status}`, {
-          api: "TessBaseAPIRecognize",
-          status,
-        });
-      }
+      unwrapZero("TessBaseAPIRecognize", status);
       return readLines(handle, band, scale);
     } finally {
       s.TessBaseAPIClear(handle);

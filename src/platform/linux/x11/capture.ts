@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { unwrapStatus } from "../../../../ffi/_errors.ts";
 import { IPC, libc } from "../../../../ffi/linux/libc.ts";
 import { X, x11, XImageLayout } from "../../../../ffi/linux/x11.ts";
 import { xext, XShmSegmentInfoLayout } from "../../../../ffi/linux/xext.ts";
@@ -144,7 +145,7 @@ export class X11Capture {
       this.#segment = null;
       const { width, height } = connection.screenSize();
       try {
-        if (!xext.symbols.XShmQueryExtension(display)) throw new Error("no MIT-SHM");
+        unwrapStatus("XShmQueryExtension", xext.symbols.XShmQueryExtension(display), "no MIT-SHM");
         this.#segment = new ShmSegment(connection, Math.max(size, width * height * 4));
       } catch (cause) {
         throw new DriverError("capture_failed", "MIT-SHM is unavailable", { shm: "unavailable" }, { cause });
@@ -161,7 +162,12 @@ export class X11Capture {
       rect.width,
       rect.height,
     );
-    if (!image) throw new DriverError("capture_failed", "XShmCreateImage failed", { shm: "unavailable" });
+    if (!image) {
+      throw new DriverError("capture_failed", "XShmCreateImage failed", {
+        shm: "unavailable",
+        symbol: "XShmCreateImage",
+      });
+    }
     try {
       const { value, errors } = connection.trap(() =>
         xext.symbols.XShmGetImage(display, drawable, image, rect.x, rect.y, X.AllPlanes)
@@ -172,6 +178,7 @@ export class X11Capture {
           `The X server refused to capture drawable 0x${drawable.toString(16)}`,
           {
             hint: "the window may be unmapped, minimized or partly off-screen",
+            symbol: "XShmGetImage",
             x_error: errors[0]?.errorCode,
           },
         );
