@@ -1,7 +1,9 @@
 /**
- * Import boundaries (STYLE.md S9), checked from the import statements and literal
- * `import()` calls of every source file: raw bindings stay raw, tools never reach an OS folder or a native
- * library, and only src/platform/mod.ts chooses an OS.
+ * Import boundaries and content rules (STYLE.md S9), checked over every non-test source
+ * file. Each folder says what it may import (an allow-list, as Playwright's DEPS.list);
+ * anything else is a violation. The neutral core and the tools also may not contain OS
+ * work: `/proc`, `Deno.Command`, `Deno.build.os`, PATH parsing, Unix sockets, package
+ * manager invocations or AT-SPI role names.
  *
  *     deno run -A scripts/check_boundaries.ts     (exit 1 and a list on violation)
  *
@@ -9,65 +11,272 @@
  */
 import { dirname, join, relative, resolve } from "node:path";
 
-const root = resolve(new URL("..", import.meta.url).pathname);
-const OS_DIR = /^src\/platform\/(linux|darwin|windows)\//;
+const repoRoot = resolve(new URL("..", import.meta.url).pathname);
 
-/** One forbidden import. */
+/** One broken rule. */
 export interface Violation {
   file: string;
+  /** The imported path or package, or the offending text of a content rule. */
   imports: string;
   rule: string;
 }
 
-/** The rule an import from `from` to `to` breaks (repository-relative paths), or null. */
-export function rule(from: string, to: string): string | null {
-  if (to.startsWith("src/transports/grpc/gen/")) return null;
-  if (from.startsWith("ffi/") && !to.startsWith("ffi/")) return "ffi/ imports only ffi/";
-  if (from.startsWith("tools/") && (to.startsWith("ffi/") || OS_DIR.test(to))) {
-    return "tools/ never import ffi/ or an OS folder (add a method to the back-end interface)";
-  }
-  if (from.startsWith("src/core/") && (to.startsWith("ffi/") || OS_DIR.test(to) || to.startsWith("tools/"))) {
-    return "src/core/ is platform-neutral: no ffi/, OS folders or tools/";
-  }
-  if (from.startsWith("src/transports/") && (to.startsWith("ffi/") || OS_DIR.test(to))) {
-    return "transports adapt the registry; they never import ffi/ or an OS folder";
-  }
-  const osOf = (path: string) => OS_DIR.exec(path)?.[1];
-  if (
-    osOf(to) && osOf(from) !== osOf(to) && from !== "src/platform/mod.ts" && /\/mod\.ts$/.test(to) &&
-    to.split("/").length === 4
-  ) {
-    return "only src/platform/mod.ts imports an OS folder's mod.ts";
-  }
-  if (osOf(from) && osOf(to) && osOf(from) !== osOf(to)) {
-    return "an OS folder never imports another OS folder";
-  }
-  return null;
+/** What files under a folder may import, and what they may not contain. */
+export interface FolderRule {
+  /** Rule name, for messages and tests. */
+  name: string;
+  /** Which files it governs (repository-relative path). */
+  applies(file: string): boolean;
+  /** Whether `file` may import the repository path `to`. */
+  mayImport(file: string, to: string): boolean;
+  /** Bare specifiers allowed (npm packages by import-map name, `node:` built-ins). */
+  packages: RegExp;
+  /** Content rules: a pattern the file must not match, and why. */
+  content?: readonly ContentRule[];
 }
 
-async function* sourceFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(join(root, dir))) {
+/** A pattern a file must not contain. */
+export interface ContentRule {
+  name: string;
+  pattern: RegExp;
+  why: string;
+}
+
+const TYPES = /^src\/platform\/(types|ax_types|system_types)\.ts$/;
+const CORE = /^src\/core\//;
+const OS_FOLDER = /^src\/platform\/(linux|darwin|windows)\//;
+const NODE = /^node:/;
+
+/** AT-SPI role names with a space: never spelled in the core or tools, which speak `AxRole`. */
+const ATSPI_ROLE_NAMES = [
+  "push button",
+  "check box",
+  "check menu item",
+  "radio button",
+  "radio menu item",
+  "toggle button",
+  "combo box",
+  "menu item",
+  "menu bar",
+  "page tab",
+  "page tab list",
+  "scroll pane",
+  "scroll bar",
+  "spin button",
+  "list item",
+  "list box",
+  "tree item",
+  "tree table",
+  "table cell",
+  "table row",
+  "popup menu",
+  "tool bar",
+  "status bar",
+  "password text",
+  "layered pane",
+  "root pane",
+  "glass pane",
+  "split pane",
+  "document frame",
+  "document web",
+  "tearoff menu item",
+  "push button menu",
+];
+
+/** OS work the platform-neutral folders must leave to the back end. */
+export const NEUTRAL_CONTENT: readonly ContentRule[] = [
+  {
+    name: "no-proc",
+    pattern: /["'`]\/proc\b/,
+    why: "reads /proc: ask the back end (SystemBackend, AppBackend)",
+  },
+  {
+    name: "no-deno-command",
+    pattern: /\bDeno\.Command\b/,
+    why: "starts a program: use SystemBackend.run or spawn",
+  },
+  {
+    name: "no-build-os",
+    pattern: /\bDeno\.build\.os\b/,
+    why: "branches on the OS: the back end is chosen in src/platform/mod.ts alone",
+  },
+  {
+    name: "no-path-parsing",
+    pattern: /\benv\.get\(\s*["'`]PATH["'`]\s*\)|\bPATHEXT\b/,
+    why: "searches PATH: use SystemBackend.findExecutable",
+  },
+  {
+    name: "no-unix-socket",
+    pattern: /transport:\s*["'`]unix["'`]/,
+    why: "opens a Unix socket: use SystemBackend.sockets",
+  },
+  {
+    name: "no-package-manager",
+    pattern: /["'`](apt-get|apt|dpkg|dnf|yum|pacman|zypper|brew|winget)["'`]/,
+    why: "runs a package manager: use SystemBackend.packages",
+  },
+  {
+    name: "no-atspi-roles",
+    pattern: new RegExp(`["'\`/](${ATSPI_ROLE_NAMES.join("|")})["'\`/]`),
+    why: "matches an AT-SPI role name: decide on AxRole (src/platform/types.ts)",
+  },
+];
+
+/** The allow-lists, most specific first; the first rule that applies to a file governs it. */
+export const RULES: readonly FolderRule[] = [
+  {
+    name: "ffi",
+    applies: (f) => f.startsWith("ffi/"),
+    mayImport: (_f, to) => to.startsWith("ffi/"),
+    packages: /^$/,
+    content: [{
+      name: "dlopen-in-open",
+      pattern: /\bDeno\.dlopen\b/,
+      why: "opens a library: only ffi/_open.ts calls Deno.dlopen",
+    }],
+  },
+  {
+    name: "platform-types",
+    applies: (f) => TYPES.test(f),
+    mayImport: (_f, to) => TYPES.test(to),
+    packages: /^$/,
+  },
+  {
+    name: "platform-selector",
+    applies: (f) => f === "src/platform/mod.ts",
+    mayImport: (_f, to) =>
+      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/mod\.ts$/.test(to) ||
+      to === "src/platform/unsupported.ts",
+    packages: /^$/,
+  },
+  {
+    name: "platform-shared",
+    applies: (f) =>
+      f === "src/platform/unsupported.ts" || f.startsWith("src/platform/posix/") ||
+      f.startsWith("src/platform/fake/"),
+    mayImport: (f, to) =>
+      TYPES.test(to) || CORE.test(to) || to.startsWith("ffi/_") ||
+      (f.startsWith("src/platform/posix/") && to.startsWith("src/platform/posix/")) ||
+      (f.startsWith("src/platform/fake/") && to.startsWith("src/platform/fake/")),
+    packages: NODE,
+  },
+  {
+    name: "platform-os",
+    applies: (f) => OS_FOLDER.test(f),
+    mayImport: (f, to) => {
+      const os = OS_FOLDER.exec(f)![1];
+      return to.startsWith(`src/platform/${os}/`) || to.startsWith(`ffi/${os}/`) || to.startsWith("ffi/_") ||
+        TYPES.test(to) || CORE.test(to) || to === "src/platform/unsupported.ts" ||
+        (os !== "windows" && to.startsWith("src/platform/posix/"));
+    },
+    packages: NODE,
+    content: [{
+      name: "no-bare-error",
+      pattern: /\bthrow new Error\(/,
+      why: "throws a bare Error: throw DriverError, or NativeError from ffi/_errors.ts",
+    }],
+  },
+  {
+    name: "core",
+    applies: (f) => CORE.test(f),
+    mayImport: (_f, to) => CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
+    packages: /^(zod|yaml|node:.*)$/,
+    content: NEUTRAL_CONTENT,
+  },
+  {
+    name: "tools",
+    applies: (f) => f.startsWith("tools/"),
+    mayImport: (_f, to) =>
+      to.startsWith("tools/") || CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
+    packages: /^(zod|node:.*)$/,
+    content: NEUTRAL_CONTENT,
+  },
+  {
+    name: "transports",
+    applies: (f) => f.startsWith("src/transports/"),
+    mayImport: (_f, to) =>
+      to.startsWith("src/transports/") || CORE.test(to) || TYPES.test(to) || to === "tools/mod.ts" ||
+      to === "src/version.ts",
+    packages:
+      /^(@modelcontextprotocol\/sdk\/.*|@bufbuild\/protobuf(\/.*)?|@connectrpc\/connect(-node)?|zod|node:.*)$/,
+  },
+  {
+    name: "entry",
+    applies: (f) => /^src\/[a-z_]+\.ts$/.test(f),
+    mayImport: (_f, to) =>
+      !to.startsWith("ffi/") && !OS_FOLDER.test(to) && !to.startsWith("src/platform/posix/"),
+    packages: /^(zod|node:.*)$/,
+  },
+];
+
+/** The rule governing `file`, or null for files no rule covers. */
+export function ruleFor(file: string): FolderRule | null {
+  return RULES.find((rule) => rule.applies(file)) ?? null;
+}
+
+/** Why `file` may not import `to` (a repository path or a bare specifier), or null when it may. */
+export function importViolation(file: string, to: string, bare = false): string | null {
+  const rule = ruleFor(file);
+  if (!rule || to.startsWith("src/transports/grpc/gen/")) return null;
+  if (bare) return rule.packages.test(to) ? null : `${rule.name}: may not import the package "${to}"`;
+  return rule.mayImport(file, to) ? null : `${rule.name}: may not import ${to}`;
+}
+
+/** The content rules `text` breaks, with the offending text. */
+export function contentViolations(file: string, text: string): { rule: string; match: string }[] {
+  const rule = ruleFor(file);
+  const out: { rule: string; match: string }[] = [];
+  for (const content of rule?.content ?? []) {
+    if (content.name === "dlopen-in-open" && file === "ffi/_open.ts") continue;
+    const code = stripComments(text);
+    const match = content.pattern.exec(code);
+    if (match) out.push({ rule: `${rule!.name}/${content.name}: ${content.why}`, match: match[0] });
+  }
+  return out;
+}
+
+/** The text without comments (a comment may name what the code must not do). */
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+function isTestFile(path: string): boolean {
+  return /_test(_util|_kit)?\.ts$/.test(path) || /\/_fake_[a-z_]+\.ts$/.test(path);
+}
+
+async function* sourceFiles(root: string, dir: string): AsyncGenerator<string> {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(join(root, dir))];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory && !["node_modules", "gen", "dist", "fixtures"].includes(entry.name)) {
-      yield* sourceFiles(path);
-    } else if (entry.isFile && path.endsWith(".ts") && !path.endsWith("_test.ts")) yield path;
+      yield* sourceFiles(root, path);
+    } else if (entry.isFile && path.endsWith(".ts") && !isTestFile(path)) yield path;
   }
 }
 
-/** Every violation in the repository. */
-export async function findViolations(): Promise<Violation[]> {
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)(?:\s+type)?[^"';]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/** Every violation under `root` (the repository by default). */
+export async function findViolations(root = repoRoot): Promise<Violation[]> {
   const violations: Violation[] = [];
   for (const top of ["ffi", "src", "tools"]) {
-    for await (const file of sourceFiles(top)) {
+    for await (const file of sourceFiles(root, top)) {
       const text = await Deno.readTextFile(join(root, file));
-      const imports =
-        /(?:^|\n)\s*(?:import|export)[^"';]*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
-      for (const match of text.matchAll(imports)) {
+      for (const match of text.matchAll(IMPORT)) {
         const specifier = match[1] ?? match[2];
-        if (!specifier.startsWith(".")) continue;
-        const target = relative(root, resolve(root, dirname(file), specifier));
-        const broken = rule(file, target);
+        const bare = !specifier.startsWith(".");
+        const target = bare ? specifier : relative(root, resolve(root, dirname(file), specifier));
+        const broken = importViolation(file, target, bare);
         if (broken) violations.push({ file, imports: target, rule: broken });
+      }
+      for (const { rule, match } of contentViolations(file, text)) {
+        violations.push({ file, imports: match, rule });
       }
     }
   }
@@ -76,7 +285,7 @@ export async function findViolations(): Promise<Violation[]> {
 
 if (import.meta.main) {
   const violations = await findViolations();
-  for (const v of violations) console.error(`${v.file} imports ${v.imports}: ${v.rule}`);
+  for (const v of violations) console.error(`${v.file}: ${v.imports}: ${v.rule}`);
   console.log(violations.length ? `${violations.length} boundary violations` : "import boundaries hold");
   Deno.exit(violations.length ? 1 : 0);
 }

@@ -27,6 +27,9 @@ if (import.meta.main) {
     async runDemo(registry, args) {
       return await (await import("./demo.ts")).runDemo(registry, args);
     },
+    async system() {
+      return (await import("./platform/mod.ts")).systemFor();
+    },
     async serveExtras(registry) {
       const { networkConfigFromEnv, startNetworkServer } = await import("./transports/grpc/server.ts");
       const config = networkConfigFromEnv((name) => Deno.env.get(name));

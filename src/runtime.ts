@@ -68,7 +68,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     createResourceScope(permissions),
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
-  const registry = new ToolRegistry(tools, backend, state, createAuthorizer(permissions), options.listing);
+  const registry = new ToolRegistry(
+    tools,
+    backend,
+    state,
+    createAuthorizer(permissions, backend.system),
+    options.listing,
+  );
   if (options.sweepSessions !== false) state.sessions.startSweeper();
   let closed: Promise<void> | null = null;
   return {

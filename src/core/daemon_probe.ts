@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { defaultSocketPath } from "./paths.ts";
+import type { LocalConnection, LocalSockets } from "../platform/types.ts";
+
+/** The daemon's address: `$CUA_DRIVER_SOCKET`, else the OS default (`cua-driver.sock` in the cache directory). */
+export function defaultSocketPath(sockets: LocalSockets): string {
+  return Deno.env.get("CUA_DRIVER_SOCKET") ?? sockets.defaultAddress();
+}
 
 /** What {@linkcode probeDaemon} found. */
 export interface DaemonProbe {
@@ -31,12 +36,16 @@ export function setServedSocket(path: string | null): void {
 }
 
 /** The socket to probe: the one this process serves, else the default one. */
-export function probedSocketPath(): string {
-  return servedSocket ?? defaultSocketPath();
+export function probedSocketPath(sockets: LocalSockets): string {
+  return servedSocket ?? defaultSocketPath(sockets);
 }
 
 /** Sends `metadata` to the daemon on `socketPath` and waits at most `timeoutMs` for the answer. */
-export async function probeDaemon(socketPath = probedSocketPath(), timeoutMs = 750): Promise<DaemonProbe> {
+export async function probeDaemon(
+  sockets: LocalSockets,
+  socketPath = probedSocketPath(sockets),
+  timeoutMs = 750,
+): Promise<DaemonProbe> {
   const probe: DaemonProbe = {
     socket: socketPath,
     socket_exists: false,
@@ -46,15 +55,12 @@ export async function probeDaemon(socketPath = probedSocketPath(), timeoutMs = 7
     permission_mode: null,
     error: null,
   };
-  try {
-    probe.socket_exists = Deno.statSync(socketPath).isSocket === true;
-  } catch {
-    return probe;
-  }
-  let conn: Deno.UnixConn | null = null;
+  probe.socket_exists = sockets.exists(socketPath);
+  if (!probe.socket_exists) return probe;
+  let conn: LocalConnection | null = null;
   const timer = setTimeout(() => conn?.close(), timeoutMs);
   try {
-    conn = await Deno.connect({ transport: "unix", path: socketPath });
+    conn = await sockets.connect(socketPath);
     await conn.write(new TextEncoder().encode(JSON.stringify({ id: "health", method: "metadata" }) + "\n"));
     const line = await readLine(conn);
     const response = JSON.parse(line);
@@ -79,7 +85,7 @@ export async function probeDaemon(socketPath = probedSocketPath(), timeoutMs = 7
   return probe;
 }
 
-async function readLine(conn: Deno.UnixConn): Promise<string> {
+async function readLine(conn: LocalConnection): Promise<string> {
   const decoder = new TextDecoder();
   const buffer = new Uint8Array(64 * 1024);
   let text = "";

@@ -87,8 +87,12 @@ export interface ToolHost {
   call(name: string, args: unknown, options: CallOptions): Promise<ToolResult>;
 }
 
-/** Decides whether a call may run; throws `permission_denied` otherwise. */
-export type Authorizer = (tool: AnyTool, args: Record<string, unknown>, session: Session) => void;
+/** Decides whether a call may run; throws (or rejects with) `permission_denied` otherwise. */
+export type Authorizer = (
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  session: Session,
+) => void | Promise<void>;
 
 /** Allows every tool that has a risk class (unclassified tools never register). */
 export const allowClassified: Authorizer = () => {};
@@ -221,7 +225,7 @@ export class ToolRegistry extends ToolCatalog {
     const session = tool.sessionRequiring === false
       ? this.state.sessions.peek(options.lease, label) ?? detachedSession(options, label)
       : this.state.sessions.resolve(options.lease, options.transport, label);
-    this.authorize(tool, args, session);
+    await this.authorize(tool, args, session);
     // A server started before its desktop connects on the first call that needs one.
     if (tool.needsDesktop !== false) await this.backend.ready?.();
 

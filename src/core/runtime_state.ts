@@ -26,7 +26,7 @@ export interface CapturePolicy {
 /** A process this runtime launched, remembered so kill_app can prove ownership. */
 export interface LaunchedProcess {
   readonly pid: number;
-  /** Start time from /proc/<pid>/stat (field 22) or equivalent, to detect pid reuse. */
+  /** Start time as the back end reports it (`AppBackend.startTime`), to detect pid reuse. */
   readonly startTime: string | null;
   readonly command: string;
 }

@@ -7,7 +7,6 @@
  */
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
-import { cacheDir } from "./paths.ts";
 
 /** The releases listing asked by default (the reference driver's repository). */
 export const DEFAULT_UPDATE_URL = "https://api.github.com/repos/trycua/cua/releases?per_page=50";
@@ -50,8 +49,8 @@ export interface UpdateCheckOptions {
   signal?: AbortSignal;
   /** Releases URL; default `CUA_DRIVER_UPDATE_URL`, else {@linkcode DEFAULT_UPDATE_URL}. */
   url?: string;
-  /** Cache file; default `update-check.json` in the cache directory. */
-  cachePath?: string;
+  /** Cache file: `update-check.json` in the driver's cache directory (`SystemBackend.cacheDir`). */
+  cachePath: string;
   timeoutMs?: number;
   now?: () => number;
 }
@@ -75,10 +74,10 @@ interface Release {
  * Checks for a newer release. Never throws for network trouble: the answer is then
  * `status: "unknown"`, `update_available: null` and `error` says what happened.
  */
-export async function checkForUpdate(options: UpdateCheckOptions = {}): Promise<UpdateCheck> {
+export async function checkForUpdate(options: UpdateCheckOptions): Promise<UpdateCheck> {
   const channel = options.channel ?? "stable";
   const url = options.url ?? (Deno.env.get("CUA_DRIVER_UPDATE_URL") || DEFAULT_UPDATE_URL);
-  const cachePath = options.cachePath ?? join(cacheDir(), "update-check.json");
+  const { cachePath } = options;
   const now = options.now ?? Date.now;
   const base = {
     current_version: VERSION,

@@ -106,6 +106,8 @@ export interface PackageInstallPlan {
   manager: string;
   /** The command as a person would type it, without privilege elevation. */
   command: string[];
+  /** The command exactly as `install` runs it (through `sudo -n` when elevation is needed). */
+  runs: string[];
   /** How it would run: as an administrator already, through non-interactive elevation (`sudo -n`), or not at all. */
   privilege: "root" | "sudo" | "unavailable";
 }

@@ -10,6 +10,7 @@ import type { ToolCatalog, ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ListingOptions } from "../core/tool_listing.ts";
+import type { SystemBackend } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import type { ServeExtras } from "./cli_daemon.ts";
@@ -50,6 +51,8 @@ export interface CliHost {
   runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;
   /** Servers `serve` starts beside the socket (the HTTP/gRPC listener when configured). */
   serveExtras: ServeExtras;
+  /** The OS facilities the CLI uses without a desktop (the daemon's local socket), loaded on demand. */
+  system(): Promise<SystemBackend>;
 }
 
 /** Desktop selection. */
@@ -157,7 +160,9 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return EXIT.ok;
     }
     case "mcp":
-      if (args.flags.has("--socket")) return await (await import("./cli_daemon.ts")).mcpProxyCommand(args);
+      if (args.flags.has("--socket")) {
+        return await (await import("./cli_daemon.ts")).mcpProxyCommand(args, (await host.system()).sockets);
+      }
       return await withRuntime(args, host, async (registry) => {
         const { serveMcpStdio } = await import("./mcp_stdio.ts");
         await serveMcpStdio(registry, { onClose: (lease) => registry.state.sessions.endLease(lease) });
@@ -167,15 +172,25 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return await withRuntime(
         args,
         host,
-        async (registry) => (await import("./cli_daemon.ts")).serveCommand(registry, args, host.serveExtras),
+        async (registry) =>
+          (await import("./cli_daemon.ts")).serveCommand(
+            registry,
+            args,
+            host.serveExtras,
+            (await host.system()).sockets,
+          ),
         { waitForDisplay: true },
       );
     case "call":
-      return await (await import("./cli_daemon.ts")).callCommand(args, printResult);
+      return await (await import("./cli_daemon.ts")).callCommand(
+        args,
+        printResult,
+        (await host.system()).sockets,
+      );
     case "status":
-      return await (await import("./cli_daemon.ts")).statusCommand(args);
+      return await (await import("./cli_daemon.ts")).statusCommand(args, (await host.system()).sockets);
     case "stop":
-      return await (await import("./cli_daemon.ts")).stopCommand(args);
+      return await (await import("./cli_daemon.ts")).stopCommand(args, (await host.system()).sockets);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {

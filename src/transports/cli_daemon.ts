@@ -5,6 +5,7 @@
  */
 import type { ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
+import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import type { ParsedArgs } from "./cli_args.ts";
 import { toolArguments } from "./cli_args.ts";
@@ -22,9 +23,9 @@ export type ServeExtras = (
 ) => Promise<{ describe: string; close(): Promise<void> } | null>;
 
 /** The socket a command uses: `--socket PATH`, else the default. */
-export function socketPath(args: ParsedArgs): string {
+export function socketPath(args: ParsedArgs, sockets: LocalSockets): string {
   const value = args.flags.get("--socket");
-  return typeof value === "string" ? value : defaultSocketPath();
+  return typeof value === "string" ? value : defaultSocketPath(sockets);
 }
 
 function fail(error: unknown): number {
@@ -38,10 +39,11 @@ export async function serveCommand(
   registry: ToolRegistry,
   args: ParsedArgs,
   extras: ServeExtras,
+  sockets: LocalSockets,
 ): Promise<number> {
   let daemon;
   try {
-    daemon = await serveDaemon(registry, { socketPath: socketPath(args) });
+    daemon = await serveDaemon(registry, { socketPath: socketPath(args, sockets), sockets });
   } catch (error) {
     return fail(error);
   }
@@ -67,7 +69,11 @@ export async function serveCommand(
 }
 
 /** `call <tool> [json]` through the daemon. */
-export async function callCommand(args: ParsedArgs, print: ResultPrinter): Promise<number> {
+export async function callCommand(
+  args: ParsedArgs,
+  print: ResultPrinter,
+  sockets: LocalSockets,
+): Promise<number> {
   const [name, ...rest] = args.positionals;
   if (!name) {
     console.error("cua-driver: call needs a tool name: cua-driver call <tool> [json]");
@@ -85,7 +91,7 @@ export async function callCommand(args: ParsedArgs, print: ResultPrinter): Promi
   }
   let client: DaemonClient;
   try {
-    client = await DaemonClient.connect(socketPath(args));
+    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
   } catch (error) {
     return fail(error);
   }
@@ -111,11 +117,11 @@ export async function callCommand(args: ParsedArgs, print: ResultPrinter): Promi
 }
 
 /** `status`. */
-export async function statusCommand(args: ParsedArgs): Promise<number> {
-  const path = socketPath(args);
+export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
+  const path = socketPath(args, sockets);
   let client: DaemonClient;
   try {
-    client = await DaemonClient.connect(path);
+    client = await DaemonClient.connect(sockets, path);
   } catch (error) {
     return fail(error);
   }
@@ -133,11 +139,11 @@ export async function statusCommand(args: ParsedArgs): Promise<number> {
 }
 
 /** `stop`: asks the daemon to shut down and waits up to 2 s for the socket to go. */
-export async function stopCommand(args: ParsedArgs): Promise<number> {
-  const path = socketPath(args);
+export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
+  const path = socketPath(args, sockets);
   let client: DaemonClient;
   try {
-    client = await DaemonClient.connect(path);
+    client = await DaemonClient.connect(sockets, path);
   } catch (error) {
     return fail(error);
   }
@@ -145,7 +151,7 @@ export async function stopCommand(args: ParsedArgs): Promise<number> {
   client.close();
   const deadline = Date.now() + 2000;
   while (Date.now() < deadline) {
-    if (!(await socketAnswers(path))) {
+    if (!(await socketAnswers(sockets, path))) {
       console.log(`cua-driver: stopped the daemon on ${path}`);
       return 0;
     }
@@ -156,10 +162,10 @@ export async function stopCommand(args: ParsedArgs): Promise<number> {
 }
 
 /** `mcp --socket`: stdio MCP proxied to the daemon; stdin EOF ends this connection's sessions there. */
-export async function mcpProxyCommand(args: ParsedArgs): Promise<number> {
+export async function mcpProxyCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
   let client: DaemonClient;
   try {
-    client = await DaemonClient.connect(socketPath(args));
+    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
   } catch (error) {
     return fail(error);
   }

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { DriverError } from "../core/errors.ts";
 import type { CallOptions, ToolHost, ToolListing } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
+import type { LocalConnection, LocalSockets } from "../platform/types.ts";
 import { type DaemonRequest, type DaemonResponse, MAX_RESPONSE_LINE_BYTES } from "./daemon_protocol.ts";
 import { OversizedLine, readLines } from "./line_reader.ts";
 
@@ -20,7 +20,7 @@ export class DaemonClient implements ToolHost {
   #closed = false;
   readonly closed: Promise<void>;
 
-  private constructor(readonly conn: Deno.UnixConn, readonly socketPath: string) {
+  private constructor(readonly conn: LocalConnection, readonly socketPath: string) {
     this.#writer = conn.writable.getWriter();
     this.closed = this.#readLoop();
   }
@@ -31,29 +31,8 @@ export class DaemonClient implements ToolHost {
    * @throws {DriverError} `daemon_unavailable` when nothing listens; `permission_denied`
    *   for another user's socket.
    */
-  static async connect(socketPath: string): Promise<DaemonClient> {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(socketPath);
-    } catch {
-      throw daemonNotRunning(socketPath);
-    }
-    const uid = Deno.uid();
-    if (uid !== null && info.uid !== null && info.uid !== uid) {
-      throw new DriverError(
-        "permission_denied",
-        `The daemon socket ${socketPath} belongs to uid ${info.uid}, not to you (uid ${uid})`,
-        {
-          hint: "start your own daemon with cua-driver serve, or pass --socket with your socket",
-        },
-      );
-    }
-    let conn: Deno.UnixConn;
-    try {
-      conn = await Deno.connect({ transport: "unix", path: socketPath });
-    } catch {
-      throw daemonNotRunning(socketPath);
-    }
+  static async connect(sockets: LocalSockets, socketPath: string): Promise<DaemonClient> {
+    const conn = await sockets.connect(socketPath);
     return new DaemonClient(conn, socketPath);
   }
 
@@ -133,16 +112,4 @@ export class DaemonClient implements ToolHost {
       this.#pending.clear();
     }
   }
-}
-
-/** The error every daemon-backed command gives when nothing listens. */
-export function daemonNotRunning(socketPath: string): DriverError {
-  return new DriverError(
-    "daemon_unavailable",
-    `The cua-driver daemon is not running (no daemon on ${socketPath})`,
-    {
-      socket: socketPath,
-      hint: "start it with cua-driver serve",
-    },
-  );
 }

@@ -1,14 +1,12 @@
 /**
  * The daemon's wire protocol, shared by server and client: newline-delimited
- * JSON over a Unix socket, one request object per line, one response line per
+ * JSON over a local socket (a Unix socket; a named pipe on Windows), one request object per line, one response line per
  * request (contract.md §5.4). Requests may carry an `id` the response echoes, so
  * a client can keep several calls in flight on one connection.
  *
  * @module
  */
-import { cacheDir, defaultSocketPath } from "../core/paths.ts";
-
-export { cacheDir, defaultSocketPath };
+export { defaultSocketPath } from "../core/daemon_probe.ts";
 
 /** A request line. */
 export interface DaemonRequest {

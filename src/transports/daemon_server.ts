@@ -1,12 +1,11 @@
 /**
- * `cua-driver serve`: one runtime behind a Unix socket. Every connection is a
- * session lease; its end (EOF, a killed client) ends the lease's sessions.
- * The socket is created mode 0600 inside a 0700 directory, so only its owner
- * can connect.
+ * `cua-driver serve`: one runtime behind a local socket (`SystemBackend.sockets`: a Unix
+ * socket, mode 0600 inside a 0700 directory, or a named pipe), so only its owner can
+ * connect. Every connection is a session lease; its end (EOF, a killed client) ends the
+ * lease's sessions.
  *
  * @module
  */
-import { dirname } from "node:path";
 import {
   CAPABILITY_VERSION,
   CONTRACT_VERSION,
@@ -14,6 +13,7 @@ import {
   TOOLS_LIST_SCHEMA_VERSION,
 } from "../core/registry.ts";
 import { setServedSocket } from "../core/daemon_probe.ts";
+import type { LocalConnection, LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import { MCP_PROTOCOL_VERSION } from "./mcp_protocol.ts";
 import { DaemonExit, type DaemonRequest, type DaemonResponse, pidFileFor } from "./daemon_protocol.ts";
@@ -30,15 +30,16 @@ export interface DaemonServer {
 /** Options for {@linkcode serveDaemon}. */
 export interface DaemonOptions {
   socketPath: string;
+  /** The OS's local endpoints (`SystemBackend.sockets`). */
+  sockets: LocalSockets;
   /** Extra fields for `status` (permission mode, network listener). */
   status?: () => Record<string, unknown>;
 }
 
-/** True when something answers on the socket. */
-export async function socketAnswers(path: string): Promise<boolean> {
+/** True when a daemon answers at `address`. */
+export async function socketAnswers(sockets: LocalSockets, address: string): Promise<boolean> {
   try {
-    const conn = await Deno.connect({ transport: "unix", path });
-    conn.close();
+    (await sockets.connect(address)).close();
     return true;
   } catch {
     return false;
@@ -52,16 +53,13 @@ export async function socketAnswers(path: string): Promise<boolean> {
  */
 export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions): Promise<DaemonServer> {
   const { socketPath } = options;
-  await Deno.mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
-  if (await socketAnswers(socketPath)) throw new Error(`A daemon is already running on ${socketPath}`);
-  await Deno.remove(socketPath).catch(() => {}); // A stale socket file from a crashed daemon.
-  const listener = Deno.listen({ transport: "unix", path: socketPath });
-  await Deno.chmod(socketPath, 0o600);
+  // Only the driver's user can connect; a stale endpoint is replaced, a live daemon refuses.
+  const listener = await options.sockets.listen(socketPath);
   const pidFile = pidFileFor(socketPath);
   await Deno.writeTextFile(pidFile, `${Deno.pid}\n`);
   setServedSocket(socketPath);
 
-  const connections = new Set<Deno.UnixConn>();
+  const connections = new Set<LocalConnection>();
   let resolveFinished!: () => void;
   const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
   let closing: Promise<void> | null = null;
@@ -69,7 +67,6 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
     closing ??= (async () => {
       listener.close();
       for (const conn of connections) conn.close();
-      await Deno.remove(socketPath).catch(() => {});
       await Deno.remove(pidFile).catch(() => {});
       setServedSocket(null);
       resolveFinished();
@@ -89,7 +86,7 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
 
 async function serveConnection(
   registry: ToolRegistry,
-  conn: Deno.UnixConn,
+  conn: LocalConnection,
   options: DaemonOptions & { shutdown: () => Promise<void> },
 ): Promise<void> {
   const lease = `daemon-${crypto.randomUUID()}`;

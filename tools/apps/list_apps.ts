@@ -19,7 +19,7 @@ export default defineTool({
   name: "list_apps",
   title: "List apps",
   description:
-    "Running and installed apps (Linux: /proc and XDG .desktop entries): running, pid (0 when not running), bundle_id (desktop-file id), launch_path. Pass launch_path or name to launch_app.",
+    "Running and installed apps (Linux: running processes and XDG .desktop entries): running, pid (0 when not running), bundle_id (desktop-file id), launch_path. Pass launch_path or name to launch_app.",
   group: "apps",
   input: z.strictObject({}),
   output: z.object({

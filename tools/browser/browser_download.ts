@@ -25,7 +25,7 @@ export default defineTool({
   risk: "r3",
   capabilities: ["browser.files.download", "browser.cdp"],
   async run(ctx, args) {
-    const root = await checkDownloadRoot(args.destination_root);
+    const root = await checkDownloadRoot(ctx.backend.system, args.destination_root);
     const handle = await resolveTab(ctx, args.target_id, args.tab_id);
     const entry = resolveRef(ctx, handle, args.ref);
     await requireTrustedInput(handle.tab);

@@ -127,8 +127,14 @@ async function launch(ctx: ToolContext, profile: { mode: "isolated_new" | "isola
   } else {
     profileDir = await Deno.makeTempDir({ prefix: "cua-browser-profile-" });
   }
-  const binary = await findBrowser();
-  const browser = await launchBrowser(binary, profileDir, profile.mode === "isolated_new", ctx.signal);
+  const binary = await findBrowser(ctx.backend.system);
+  const browser = await launchBrowser(
+    ctx.backend.system,
+    binary,
+    profileDir,
+    profile.mode === "isolated_new",
+    ctx.signal,
+  );
   ctx.state.browsers.prepared.set(browser.pid, {
     browser,
     ownerSession: ctx.session.id,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { installFfmpeg, systemInstallHost } from "../../src/core/recording/ffmpeg.ts";
+import { installFfmpeg } from "../../src/core/recording/ffmpeg.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 
@@ -24,8 +24,8 @@ export default defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   risk: "r3",
   capabilities: ["system.package.install"],
-  async run(_ctx, args) {
-    const outcome = await installFfmpeg(args.confirm === true, systemInstallHost);
+  async run(ctx, args) {
+    const outcome = await installFfmpeg(args.confirm === true, ctx.backend.system, ctx.signal);
     const text = !outcome.ran
       ? outcome.installed ? `✅ ffmpeg is installed: ${outcome.path}` : `ℹ️ ffmpeg is not installed; ` +
         `install_ffmpeg {confirm:true} would run: ${outcome.command}`

@@ -9,8 +9,8 @@ import type { ToolContext } from "../../src/core/tool.ts";
 /** Platform names of the reference (contract.md §1.10). */
 export type PlatformName = "linux" | "darwin" | "win32";
 
-/** The back end's OS in the reference's spelling; the host's OS under the fake back end. */
+/** The back end's OS in the reference's spelling (the fake back end stands for Linux). */
 export function platformName(ctx: Pick<ToolContext, "backend">): PlatformName {
-  const os = ctx.backend.os === "fake" ? Deno.build.os : ctx.backend.os;
+  const os = ctx.backend.os;
   return os === "windows" ? "win32" : os === "darwin" ? "darwin" : "linux";
 }

@@ -32,6 +32,7 @@ export function systemKit(): SystemKit {
   const dir = Deno.makeTempDirSync({ prefix: "cua-system-test-" });
   const configPath = join(dir, "config.json");
   const fake = new FakeBackend();
+  fake.system.cacheDirectory = join(dir, "cache");
   const state = new RuntimeState(new ConfigStore(configPath));
   const registry = new ToolRegistry(
     [check_permissions, health_report, get_config, set_config, check_for_update],

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { z } from "zod";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
@@ -45,6 +46,7 @@ export default defineTool({
       channel: args.channel,
       noCache: args.no_cache,
       signal: ctx.signal,
+      cachePath: join(ctx.backend.system.cacheDir(), "update-check.json"),
     });
     const text = answer.status === "unknown"
       ? `⚠️ Cannot tell whether an update exists (cua-driver ${answer.current_version}): ${answer.error}`

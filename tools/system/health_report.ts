@@ -69,7 +69,7 @@ export default defineTool({
     const platformNames = PLATFORM_CHECKS.filter(runs);
     const [platform, daemon] = await Promise.all([
       platformNames.length ? platformChecks(ctx, platformNames) : Promise.resolve([]),
-      runs("daemon") ? probeDaemon() : Promise.resolve(null),
+      runs("daemon") ? probeDaemon(ctx.backend.system.sockets) : Promise.resolve(null),
     ]);
     const checks = HEALTH_CHECKS.map((name): HealthCheck => {
       if (!runs(name)) {

@@ -58,13 +58,13 @@ export default defineTool({
       return ok(
         { ...preview, installed: false, ran: false, missing: before.missing },
         `ℹ️ perception is not installed (${before.missing}); install_extension {"confirm": true} would run: ` +
-          (plan.privilege === "sudo" ? `sudo -n ${command}` : command),
+          plan.runs.join(" "),
       );
     }
     if (plan.privilege === "unavailable") {
       throw new DriverError(
         "permission_denied",
-        `Installing packages needs root, and sudo is not available`,
+        "Installing packages needs administrator rights, and non-interactive elevation is not available",
         {
           command,
           hint: `as root, run: ${command}`,

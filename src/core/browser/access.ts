@@ -8,14 +8,7 @@
  */
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
-import {
-  type DevToolsEndpoint,
-  isChromiumBrowser,
-  listenerOwnedBy,
-  portOf,
-  probeEndpoint,
-  processArgv,
-} from "./endpoint.ts";
+import { type DevToolsEndpoint, isChromiumBrowser, portOf, probeEndpoint } from "./endpoint.ts";
 
 /**
  * Refuses unless the launcher allows attaching to existing browser profiles.
@@ -55,7 +48,7 @@ export async function endpointForProcess(
 ): Promise<DevToolsEndpoint> {
   const known = ctx.state.browsers.endpointFor(pid);
   if (known && (explicitPort === undefined || explicitPort === known.port)) return known;
-  const argv = await processArgv(pid);
+  const argv = await ctx.backend.system.processCommandLine(pid);
   if (argv === null) {
     throw new DriverError("browser_route_unavailable", `No process ${pid}`, {
       pid,
@@ -78,7 +71,7 @@ export async function endpointForProcess(
     });
   }
   requireExistingProfileGrant(ctx, pid);
-  const owned = await listenerOwnedBy(pid, port);
+  const owned = await ctx.backend.system.ownsTcpListener(pid, port);
   if (owned !== true) {
     throw new DriverError(
       "browser_endpoint_owner_mismatch",

@@ -1,7 +1,8 @@
 /**
- * Finding and proving a browser's DevTools endpoint: the port a Chromium process
- * was started with (its command line or `DevToolsActivePort` file), and proof that
- * the loopback listener on that port belongs to that very process (Linux `/proc`).
+ * Finding a browser's DevTools endpoint: the port a Chromium process was started with
+ * (its command line or `DevToolsActivePort` file). Proof that the loopback listener on
+ * that port belongs to that very process comes from the back end
+ * (`SystemBackend.ownsTcpListener`).
  *
  * @module
  */
@@ -27,18 +28,6 @@ export interface DevToolsFlags {
 
 const CHROMIUM_BINARY =
   /(^|\/)(chromium|chromium-browser|chrome|google-chrome[\w-]*|brave[\w-]*|msedge|microsoft-edge[\w-]*)$/i;
-
-/** argv of a process, or null when it is gone or unreadable. */
-export async function processArgv(pid: number): Promise<string[] | null> {
-  try {
-    const raw = await Deno.readTextFile(`/proc/${pid}/cmdline`);
-    const argv = raw.split("\0").filter((arg) => arg !== "");
-    // Chromium rewrites its process title: the whole command line becomes one space-joined string.
-    return argv.length === 1 && argv[0].includes(" --") ? argv[0].split(" ") : argv;
-  } catch {
-    return null;
-  }
-}
 
 /** True when argv is a Chromium-family browser's main process (not a renderer or helper). */
 export function isChromiumBrowser(argv: readonly string[]): boolean {
@@ -113,48 +102,6 @@ export async function probeEndpoint(port: number, timeoutMs = 3_000): Promise<De
       browserWsUrl: `ws://127.0.0.1:${port}${path}`,
       product: version.Browser ?? "unknown",
     };
-  } catch {
-    return null;
-  }
-}
-
-/** Socket inodes listening on `port` (IPv4 and IPv6), from /proc/net/tcp*. */
-async function listeningInodes(port: number): Promise<Set<string>> {
-  const inodes = new Set<string>();
-  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
-    try {
-      text = await Deno.readTextFile(table);
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // sl local_address rem_address st ... inode (field 9)
-      if (fields.length < 10 || fields[3] !== "0A") continue;
-      if (fields[1].split(":")[1] === hexPort) inodes.add(fields[9]);
-    }
-  }
-  return inodes;
-}
-
-/**
- * Whether the process `pid` owns the socket listening on `port`.
- *
- * @returns true or false; null when it cannot be told (no /proc, or not allowed to read the fds).
- */
-export async function listenerOwnedBy(pid: number, port: number): Promise<boolean | null> {
-  if (Deno.build.os !== "linux") return null;
-  const inodes = await listeningInodes(port);
-  if (!inodes.size) return false;
-  try {
-    for await (const entry of Deno.readDir(`/proc/${pid}/fd`)) {
-      const link = await Deno.readLink(`/proc/${pid}/fd/${entry.name}`).catch(() => "");
-      const match = /^socket:\[(\d+)\]$/.exec(link);
-      if (match && inodes.has(match[1])) return true;
-    }
-    return false;
   } catch {
     return null;
   }

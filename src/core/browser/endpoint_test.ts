@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { activePort, devToolsFlags, isChromiumBrowser, listenerOwnedBy, portOf } from "./endpoint.ts";
+import { activePort, devToolsFlags, isChromiumBrowser, portOf } from "./endpoint.ts";
 
 Deno.test("isChromiumBrowser accepts a browser's main process, not its helpers or other programs", () => {
   assert.equal(isChromiumBrowser(["/usr/lib/chromium/chromium", "--no-sandbox"]), true);
@@ -25,15 +25,4 @@ Deno.test("devToolsFlags and portOf read the port flag or DevToolsActivePort", a
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test({
-  name: "listenerOwnedBy proves which process serves a loopback port",
-  ignore: Deno.build.os !== "linux",
-  async fn() {
-    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    assert.equal(await listenerOwnedBy(Deno.pid, port), true);
-    assert.equal(await listenerOwnedBy(1, port), Deno.uid() === 0 ? false : null);
-  },
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import { join } from "node:path";
+import type { StopKind, SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 import { activePort, type DevToolsEndpoint, probeEndpoint } from "./endpoint.ts";
 
@@ -23,12 +24,12 @@ export interface LaunchedBrowser {
   readonly endpoint: DevToolsEndpoint;
   /** Resolves when the process has exited (and was reaped). */
   readonly exited: Promise<void>;
-  /** Sends a signal; ignores a process that is already gone. */
-  kill(signal: Deno.Signal): void;
+  /** Asks it to quit or kills it; ignores a process that is already gone. */
+  stop(kind: StopKind): void;
 }
 
 /** The switches every launch gets: an isolated, quiet profile with a loopback DevTools endpoint. */
-export function launchArgs(profileDir: string): string[] {
+export function launchArgs(profileDir: string, elevated: boolean): string[] {
   const args = [
     `--user-data-dir=${profileDir}`,
     "--remote-debugging-address=127.0.0.1",
@@ -44,17 +45,8 @@ export function launchArgs(profileDir: string): string[] {
     "--force-renderer-accessibility",
   ];
   // Chromium refuses to run as root with its sandbox on.
-  if (Deno.uid() === 0) args.unshift("--no-sandbox");
+  if (elevated) args.unshift("--no-sandbox");
   return args;
-}
-
-async function onPath(name: string): Promise<string | null> {
-  if (name.includes("/")) return await Deno.stat(name).then((s) => (s.isFile ? name : null), () => null);
-  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
-    const path = join(dir, name);
-    if (await Deno.stat(path).then((s) => s.isFile, () => false)) return path;
-  }
-  return null;
 }
 
 /**
@@ -62,10 +54,10 @@ async function onPath(name: string): Promise<string | null> {
  *
  * @throws {DriverError} `browser_route_unavailable` when there is none.
  */
-export async function findBrowser(): Promise<string> {
+export async function findBrowser(system: SystemBackend): Promise<string> {
   const wanted = Deno.env.get("CUA_DRIVER_BROWSER");
   for (const name of wanted ? [wanted] : CANDIDATES) {
-    const path = await onPath(name);
+    const path = await system.findExecutable(name);
     if (path) return path;
   }
   throw new DriverError("browser_route_unavailable", "No Chromium-family browser is installed", {
@@ -81,6 +73,7 @@ export async function findBrowser(): Promise<string> {
  *   opens its endpoint.
  */
 export async function launchBrowser(
+  system: SystemBackend,
   binary: string,
   profileDir: string,
   temporaryProfile: boolean,
@@ -88,33 +81,24 @@ export async function launchBrowser(
 ): Promise<LaunchedBrowser> {
   // A stale file from an earlier run of a named profile would name a dead port.
   await Deno.remove(join(profileDir, "DevToolsActivePort")).catch(() => {});
-  const child = new Deno.Command(binary, {
-    args: [...launchArgs(profileDir), "about:blank"],
+  const child = await system.spawn([binary, ...launchArgs(profileDir, system.isElevated()), "about:blank"], {
     env: { ACCESSIBILITY_ENABLED: "1", NO_AT_BRIDGE: "0" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  });
   let alive = true;
   const exited = child.status.then(() => void (alive = false), () => void (alive = false));
-  const kill = (sig: Deno.Signal) => {
-    if (!alive) return;
-    try {
-      child.kill(sig);
-    } catch {
-      // Already gone.
-    }
+  const stop = (kind: StopKind) => {
+    if (alive) child.stop(kind);
   };
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (alive && Date.now() < deadline && !signal.aborted) {
     const port = await activePort(profileDir);
     const endpoint = port === null ? null : await probeEndpoint(port);
     if (endpoint) {
-      return { pid: child.pid, binary, profileDir, temporaryProfile, endpoint, exited, kill };
+      return { pid: child.pid, binary, profileDir, temporaryProfile, endpoint, exited, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  kill("SIGKILL");
+  stop("kill");
   await exited;
   throw new DriverError(
     "browser_route_unavailable",
@@ -123,14 +107,14 @@ export async function launchBrowser(
   );
 }
 
-/** Closes a launched browser: SIGTERM, then SIGKILL after 3 s; removes a temporary profile. */
+/** Closes a launched browser: asks it to quit, kills it after 3 s; removes a temporary profile. */
 export async function stopBrowser(browser: LaunchedBrowser): Promise<void> {
-  browser.kill("SIGTERM");
+  browser.stop("terminate");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 3_000)));
   await Promise.race([browser.exited, timeout]);
   clearTimeout(timer);
-  browser.kill("SIGKILL");
+  browser.stop("kill");
   await browser.exited;
   if (browser.temporaryProfile) {
     // Helper processes may still write into the profile for a moment after the main one exits.

@@ -10,34 +10,11 @@
  * @module
  */
 import { isAbsolute, normalize } from "node:path";
+import type { SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 
 /** Most files one browser_set_input_files call may assign. */
 export const MAX_UPLOAD_FILES = 32;
-
-/** Trees the driver never writes downloads into. */
-const SYSTEM_TREES = [
-  "/bin",
-  "/boot",
-  "/dev",
-  "/etc",
-  "/lib",
-  "/lib32",
-  "/lib64",
-  "/libx32",
-  "/proc",
-  "/run",
-  "/sbin",
-  "/snap",
-  "/sys",
-  "/usr",
-  "/var/lib",
-  "/var/log",
-  "/var/cache",
-  "/var/spool",
-];
-/** Shared roots that are not approved themselves (their user-owned subdirectories are). */
-const SHARED_ROOTS = new Set(["/", "/home", "/tmp", "/var", "/var/tmp", "/opt", "/srv", "/mnt", "/media"]);
 
 function scopeInvalid(message: string, path: string, reason: string, hint: string): DriverError {
   return new DriverError("protected_resource_scope_invalid", message, { path, reason, hint });
@@ -121,7 +98,7 @@ export async function checkUploadFiles(files: readonly string[]): Promise<void> 
  *
  * @throws {DriverError} `protected_resource_scope_invalid`.
  */
-export async function checkDownloadRoot(root: string): Promise<string> {
+export async function checkDownloadRoot(system: SystemBackend, root: string): Promise<string> {
   const info = await canonical(root, "Download root");
   const path = normalize(root).replace(/(.)\/+$/, "$1");
   if (!info.isDirectory) {
@@ -132,20 +109,20 @@ export async function checkDownloadRoot(root: string): Promise<string> {
       "pass an existing directory",
     );
   }
-  const system = SYSTEM_TREES.find((tree) => path === tree || path.startsWith(`${tree}/`));
-  if (system || SHARED_ROOTS.has(path)) {
+  const kind = system.classifyDirectory(path);
+  if (kind !== "other") {
     throw scopeInvalid(
       `Download root ${JSON.stringify(root)} is outside the approved directories (${
-        system ? "a system directory" : "a shared root"
+        kind === "system" ? "a system directory" : "a shared root"
       })`,
       root,
       "outside_approved_directories",
       "pass a directory of your own, such as ~/Downloads or a directory you created",
     );
   }
-  if (info.uid !== null && info.uid !== Deno.uid()) {
+  if ((await system.ownedByUser(path)) === false) {
     throw scopeInvalid(
-      `Download root ${JSON.stringify(root)} is outside the approved directories (owned by uid ${info.uid})`,
+      `Download root ${JSON.stringify(root)} is outside the approved directories (owned by another user)`,
       root,
       "outside_approved_directories",
       "pass a directory the driver's user owns",

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DriverError } from "../errors.ts";
+import { systemFor } from "../../platform/mod.ts";
 import { checkDownloadRoot, checkUploadFiles } from "./paths.ts";
+
+const system = systemFor("linux");
 
 async function reason(promise: Promise<unknown>): Promise<string> {
   try {
@@ -37,13 +40,13 @@ Deno.test("checkDownloadRoot approves the user's own directories only", async ()
   const dir = await Deno.makeTempDir();
   try {
     await Deno.symlink(dir, `${dir}-link`);
-    assert.equal(await checkDownloadRoot(`${dir}/`), dir);
+    assert.equal(await checkDownloadRoot(system, `${dir}/`), dir);
     for (const root of ["/etc", "/usr/share", "/proc", "/", "/tmp", "/home"]) {
-      assert.equal(await reason(checkDownloadRoot(root)), "outside_approved_directories", root);
+      assert.equal(await reason(checkDownloadRoot(system, root)), "outside_approved_directories", root);
     }
-    assert.equal(await reason(checkDownloadRoot(`${dir}-link`)), "symlink");
-    assert.equal(await reason(checkDownloadRoot(join(dir, "nope"))), "missing");
-    assert.equal(await reason(checkDownloadRoot("downloads")), "not_absolute");
+    assert.equal(await reason(checkDownloadRoot(system, `${dir}-link`)), "symlink");
+    assert.equal(await reason(checkDownloadRoot(system, join(dir, "nope"))), "missing");
+    assert.equal(await reason(checkDownloadRoot(system, "downloads")), "not_absolute");
   } finally {
     await Deno.remove(`${dir}-link`);
     await Deno.remove(dir, { recursive: true });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 import { canonicalPath, isPseudoFile } from "../caller_paths.ts";
 import type { Authorizer } from "../registry.ts";
@@ -62,7 +63,12 @@ function inside(path: string, grants: readonly { dir: string; recursive: boolean
   });
 }
 
-function checkManifest(manifest: CapabilityManifest, tool: AnyTool, args: Record<string, unknown>): void {
+async function checkManifest(
+  manifest: CapabilityManifest,
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  system: SystemBackend,
+): Promise<void> {
   if (!manifest.allow.tools.includes(tool.name)) {
     throw denied(`tool "${tool.name}" is not in the capability manifest`, { tool: tool.name });
   }
@@ -76,7 +82,7 @@ function checkManifest(manifest: CapabilityManifest, tool: AnyTool, args: Record
       },
     );
   for (const pid of targetedPids(args)) {
-    const exe = executableOf(pid);
+    const exe = await system.processExecutable(pid);
     const app = exe === null
       ? undefined
       : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe));
@@ -111,10 +117,13 @@ function checkManifest(manifest: CapabilityManifest, tool: AnyTool, args: Record
   }
 }
 
-/** Builds the authorizer for a fixed configuration. */
-export function createAuthorizer(config: PermissionConfig): Authorizer {
+/**
+ * Builds the authorizer for a fixed configuration; `system` tells which executable a
+ * targeted process runs (bounded mode).
+ */
+export function createAuthorizer(config: PermissionConfig, system: SystemBackend): Authorizer {
   let lastCall = Date.now();
-  return (tool, args) => {
+  return async (tool, args) => {
     if (!RISK_CLASSES.has(tool.risk)) {
       throw denied(`tool "${tool.name}" has no reviewed risk class`, { tool: tool.name });
     }
@@ -143,6 +152,6 @@ export function createAuthorizer(config: PermissionConfig): Authorizer {
       );
     }
     lastCall = now;
-    checkManifest(manifest, tool, args);
+    await checkManifest(manifest, tool, args, system);
   };
 }

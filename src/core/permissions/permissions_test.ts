@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { ok } from "../result.ts";
 import { defineTool } from "../tool.ts";
+import { systemFor } from "../../platform/mod.ts";
 import { createAuthorizer } from "./authorizer.ts";
 import { createLaunchPolicy } from "./launch_policy.ts";
 import { resolvePermissions } from "./config.ts";
@@ -29,13 +30,22 @@ function writeManifest(text: string): string {
   return path;
 }
 
-function refusal(fn: () => unknown): string {
+async function refusal(fn: () => unknown): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     return (error as DriverError).code ?? (error as Error).message;
   }
   return "allowed";
+}
+
+const system = systemFor("linux");
+
+/** Waits until a freshly spawned child has exec'd its program (until then /proc shows the parent's). */
+async function execOf(pid: number, program: string): Promise<void> {
+  while (!(await system.processExecutable(pid))?.endsWith(`/${program}`)) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 const session = {} as never;
@@ -107,36 +117,40 @@ resources:
     approveManifest: true,
     env: noEnv,
   });
-  const authorize = createAuthorizer(config);
-  assert.equal(refusal(() => authorize(tool("get_screen_size", "r0"), {}, session)), "allowed");
-  assert.equal(refusal(() => authorize(tool("list_windows", "r2"), {}, session)), "permission_denied");
+  const authorize = createAuthorizer(config, system);
+  assert.equal(await refusal(() => authorize(tool("get_screen_size", "r0"), {}, session)), "allowed");
+  assert.equal(await refusal(() => authorize(tool("list_windows", "r2"), {}, session)), "permission_denied");
   assert.equal(
-    refusal(() => authorize(tool("click"), { pid: 1 }, session)),
+    await refusal(() => authorize(tool("click"), { pid: 1 }, session)),
     "bounded_resource_outside_manifest",
   );
   assert.equal(
-    refusal(() => authorize(tool("click"), { target: { kind: "desktop" } }, session)),
+    await refusal(() => authorize(tool("click"), { target: { kind: "desktop" } }, session)),
     "bounded_resource_outside_manifest",
   );
   // Which program launch_app runs is judged on the resolved file (createLaunchPolicy below).
-  assert.equal(refusal(() => authorize(tool("launch_app"), { launch_path: "gedit" }, session)), "allowed");
   assert.equal(
-    refusal(() =>
+    await refusal(() => authorize(tool("launch_app"), { launch_path: "gedit" }, session)),
+    "allowed",
+  );
+  assert.equal(
+    await refusal(() =>
       authorize(tool("get_window_state", "r3"), { screenshot_out_file: "/etc/shot.png" }, session)
     ),
     "bounded_resource_outside_manifest",
   );
   assert.equal(
-    refusal(() =>
+    await refusal(() =>
       authorize(tool("get_window_state", "r3"), { screenshot_out_file: "/tmp/allowed/a/shot.png" }, session)
     ),
     "allowed",
   );
   const sleeper = new Deno.Command("sleep", { args: ["5"] }).spawn();
   try {
-    assert.equal(refusal(() => authorize(tool("click"), { pid: sleeper.pid }, session)), "allowed");
+    await execOf(sleeper.pid, "sleep");
+    assert.equal(await refusal(() => authorize(tool("click"), { pid: sleeper.pid }, session)), "allowed");
     assert.equal(
-      refusal(() => authorize(tool("kill_app", "r3"), { pid: sleeper.pid }, session)),
+      await refusal(() => authorize(tool("kill_app", "r3"), { pid: sleeper.pid }, session)),
       "bounded_resource_outside_manifest",
     );
   } finally {
@@ -147,18 +161,19 @@ resources:
 Deno.test("createAuthorizer never lets a tool target the driver itself, in any mode", async () => {
   const authorize = createAuthorizer(
     await resolvePermissions({ mode: "unrestricted", dangerouslyBypass: true, env: noEnv }),
+    system,
   );
   assert.equal(
-    refusal(() => authorize(tool("kill_app", "r3"), { pid: Deno.pid }, session)),
+    await refusal(() => authorize(tool("kill_app", "r3"), { pid: Deno.pid }, session)),
     "permission_denied",
   );
   assert.equal(
-    refusal(() =>
+    await refusal(() =>
       authorize(tool("click"), { target: { kind: "window", pid: Deno.pid, window_id: 5 } }, session)
     ),
     "permission_denied",
   );
-  assert.equal(refusal(() => authorize(tool("weird", "r9" as "r1"), {}, session)), "permission_denied");
+  assert.equal(await refusal(() => authorize(tool("weird", "r9" as "r1"), {}, session)), "permission_denied");
 });
 
 function program(path: string, args: string[] = []) {

@@ -11,7 +11,7 @@
  * @module
  */
 import { isAbsolute, join, resolve } from "node:path";
-import type { Backend } from "../../platform/types.ts";
+import type { Backend, SystemBackend } from "../../platform/types.ts";
 import type { CallFinisher, CallObserver, ObservedCall } from "../call_observer.ts";
 import { DriverError } from "../errors.ts";
 import type { TransportKind } from "../session.ts";
@@ -19,7 +19,6 @@ import { CursorTrack } from "./cursor_track.ts";
 import { findFfmpeg } from "./ffmpeg.ts";
 import { isRecorded } from "./policy.ts";
 import {
-  monotonicNowMs,
   RECORDING_SCHEMA_VERSION,
   type SessionDocument,
   type VideoEntry,
@@ -27,7 +26,7 @@ import {
 } from "./session_file.ts";
 import { captureAfter, startTurn, turnContent } from "./turn.ts";
 import { isTurnFolderName, writeTurn } from "./turn_writer.ts";
-import { VideoCapture } from "./video.ts";
+import { VIDEO_FRAME_RATE, VideoCapture } from "./video.ts";
 
 /**
  * Longest a recorded call waits for the previous one (a call that never returns must not
@@ -68,7 +67,7 @@ export interface StartOptions {
 
 /** Seams for tests. */
 export interface RecorderOptions {
-  findFfmpeg?: () => Promise<string | null>;
+  findFfmpeg?: (system: SystemBackend) => Promise<string | null>;
 }
 
 interface ActiveRecording {
@@ -85,7 +84,7 @@ interface ActiveRecording {
 
 /** One recorder per runtime. */
 export class Recorder implements CallObserver {
-  readonly #findFfmpeg: () => Promise<string | null>;
+  readonly #findFfmpeg: (system: SystemBackend) => Promise<string | null>;
   #active: ActiveRecording | null = null;
   #nextTurn = 1;
   #lastError: string | null = null;
@@ -131,7 +130,7 @@ export class Recorder implements CallObserver {
       const startedPerf = performance.now();
       const doc: SessionDocument = {
         schema_version: RECORDING_SCHEMA_VERSION,
-        started_at_monotonic_ms: monotonicNowMs(),
+        started_at_monotonic_ms: backend.system.monotonicMs(),
         started_at: new Date().toISOString(),
         video: { present: false },
         cursor: { present: true, sample_count: 0 },
@@ -244,16 +243,12 @@ export class Recorder implements CallObserver {
       this.#lastError = `video not recorded: ${why}; turns are still recorded`;
       active.doc.video = { present: false, error: why };
     };
-    const display = Deno.env.get("DISPLAY");
-    if (backend.os !== "linux" || !display) return fail("video needs an X11 display (ffmpeg x11grab)");
-    const ffmpeg = await this.#findFfmpeg();
+    const ffmpeg = await this.#findFfmpeg(backend.system);
     if (!ffmpeg) return fail("ffmpeg is not installed (install_ffmpeg previews how to install it)");
     try {
-      const displays = await backend.screen.displays();
-      const width = Math.max(...displays.map((d) => d.bounds.x + d.bounds.width));
-      const height = Math.max(...displays.map((d) => d.bounds.y + d.bounds.height));
-      const drawMouse = Deno.env.get("CUA_DRIVER_RS_DRAW_SYSTEM_CURSOR") !== "0";
-      const video = await VideoCapture.start({ ffmpeg, display, width, height, path, drawMouse });
+      const drawCursor = Deno.env.get("CUA_DRIVER_RS_DRAW_SYSTEM_CURSOR") !== "0";
+      const source = await backend.screen.recordingSource({ frameRate: VIDEO_FRAME_RATE, drawCursor });
+      const video = await VideoCapture.start(backend.system, { ffmpeg, source, path });
       active.video = video;
       active.doc.video = { present: true, path: VIDEO_FILE, absolute_path: path, finalized: false };
       this.#lastVideoPath = path;

@@ -95,14 +95,3 @@ function invalid(path: string, why: string): DriverError {
     hint: "pass the folder start_recording wrote into",
   });
 }
-
-/** A monotonic clock in milliseconds: time since boot (Linux /proc/uptime, 10 ms steps); elsewhere process time. */
-export function monotonicNowMs(): number {
-  try {
-    const uptime = Number(Deno.readTextFileSync("/proc/uptime").split(" ")[0]);
-    if (Number.isFinite(uptime)) return Math.round(uptime * 1000);
-  } catch {
-    // Not Linux.
-  }
-  return Math.round(performance.now());
-}

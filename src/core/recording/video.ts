@@ -1,78 +1,54 @@
 /**
- * recording.mp4: the X display grabbed by ffmpeg (x11grab, 30 fps, H.264 ultrafast,
- * yuv420p), as the reference records it (linux.md §5).
- *
- * ffmpeg runs under a small `sh` watchdog. Writing `q` to the watchdog's stdin stops
- * the recording, and so does the driver dying (its end of the pipe closes): either way
- * the watchdog sends ffmpeg SIGINT, on which ffmpeg finishes the file properly. Without
- * it, a killed driver would leave ffmpeg grabbing the screen forever and an mp4 without
- * its index.
+ * recording.mp4: the desktop grabbed by ffmpeg at 30 fps, H.264 ultrafast, yuv420p, as
+ * the reference records it (linux.md §5). The back end says where ffmpeg grabs from
+ * (`ScreenBackend.recordingSource`: x11grab on X11) and starts ffmpeg so that it ends
+ * with the driver (`SpawnOptions.endWithDriver`): asked to finish, ffmpeg writes the
+ * mp4's index; a killed driver leaves neither ffmpeg grabbing the screen forever nor an
+ * mp4 without its index.
  *
  * @module
  */
+import type {
+  ExitStatus,
+  ProcessHandle,
+  ScreenRecordingSource,
+  SystemBackend,
+} from "../../platform/types.ts";
 
 /** How long stop waits for ffmpeg to finish the file before killing it. */
 export const VIDEO_STOP_TIMEOUT_MS = 8_000;
 /** How long start waits to see ffmpeg fail at once (bad display, missing encoder). */
 const EARLY_EXIT_MS = 400;
 const STDERR_TAIL_CHARS = 2_000;
-
-// $1 is ffmpeg, the rest its arguments. Prints ffmpeg's pid, then waits: a line or EOF on
-// stdin sends it SIGINT. Exits with ffmpeg's status.
-const WATCHDOG = `
-exec 3<&0
-"$@" </dev/null &
-f=$!
-echo "$f"
-( read -r _ <&3; kill -INT "$f" 2>/dev/null ) &
-w=$!
-wait "$f"
-code=$?
-kill "$w" 2>/dev/null
-exit "$code"
-`;
+/** Frames per second of every recording. */
+export const VIDEO_FRAME_RATE = 30;
 
 /** Where and how to record. */
 export interface VideoOptions {
   ffmpeg: string;
-  /** The X display name (`:99`). */
-  display: string;
-  /** The area grabbed from the top-left of the screen; rounded down to even sizes for yuv420p. */
-  width: number;
-  height: number;
+  /** Where ffmpeg grabs from (the back end's `recordingSource`). */
+  source: ScreenRecordingSource;
   /** The mp4 to write. */
   path: string;
-  /** Draw the real pointer into the video (default true). */
-  drawMouse?: boolean;
 }
 
 /** The result of a finished video. */
 export interface VideoResult {
   durationMs: number;
-  /** ffmpeg finished the file (exit 0, or 255 after the watchdog's SIGINT). */
+  /** ffmpeg finished the file (exit 0, or 255 after it was asked to finish). */
   finalized: boolean;
   error: string | null;
 }
 
-/** The ffmpeg arguments for an x11grab recording. */
-export function ffmpegArgs(options: VideoOptions): string[] {
-  const width = options.width - (options.width % 2), height = options.height - (options.height % 2);
+/** The ffmpeg arguments of a recording: the back end's input, then H.264 yuv420p into `path`. */
+export function ffmpegArgs(options: Omit<VideoOptions, "ffmpeg">): string[] {
   return [
     "-hide_banner",
     "-loglevel",
     "error",
     "-nostdin",
     "-y",
-    "-f",
-    "x11grab",
-    "-framerate",
-    "30",
-    "-draw_mouse",
-    options.drawMouse === false ? "0" : "1",
-    "-video_size",
-    `${width}x${height}`,
-    "-i",
-    options.display,
+    ...options.source.ffmpegInput,
     "-c:v",
     "libx264",
     "-preset",
@@ -85,25 +61,21 @@ export function ffmpegArgs(options: VideoOptions): string[] {
 
 /** A running ffmpeg recording. */
 export class VideoCapture {
-  readonly #child: Deno.ChildProcess;
-  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #child: ProcessHandle;
   readonly #startedAt = performance.now();
-  readonly #status: Promise<Deno.CommandStatus>;
-  readonly #ffmpegPid: Promise<number | null>;
+  readonly #status: Promise<ExitStatus>;
   #stderr = "";
   #exited = false;
   #stopping: Promise<VideoResult> | null = null;
 
-  private constructor(child: Deno.ChildProcess) {
+  private constructor(child: ProcessHandle) {
     this.#child = child;
-    this.#stdin = child.stdin.getWriter();
     this.#status = child.status.finally(() => this.#exited = true);
-    child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    child.stderr?.pipeThrough(new TextDecoderStream()).pipeTo(
       new WritableStream({
         write: (chunk) => void (this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS)),
       }),
     ).catch(() => {});
-    this.#ffmpegPid = firstLine(child.stdout).then((line) => Number(line) || null, () => null);
   }
 
   /**
@@ -111,13 +83,11 @@ export class VideoCapture {
    *
    * @throws {Error} when ffmpeg exits right away; the message carries its stderr.
    */
-  static async start(options: VideoOptions): Promise<VideoCapture> {
-    const child = new Deno.Command("/bin/sh", {
-      args: ["-c", WATCHDOG, "sh", options.ffmpeg, ...ffmpegArgs(options)],
-      stdin: "piped",
-      stdout: "piped",
+  static async start(system: SystemBackend, options: VideoOptions): Promise<VideoCapture> {
+    const child = await system.spawn([options.ffmpeg, ...ffmpegArgs(options)], {
+      endWithDriver: true,
       stderr: "piped",
-    }).spawn();
+    });
     const video = new VideoCapture(child);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const early = await Promise.race([
@@ -132,8 +102,8 @@ export class VideoCapture {
     return video;
   }
 
-  /** Resolves when ffmpeg (and its watchdog) exited, for whatever reason. */
-  get exited(): Promise<Deno.CommandStatus> {
+  /** Resolves when ffmpeg exited, for whatever reason. */
+  get exited(): Promise<ExitStatus> {
     return this.#status;
   }
 
@@ -147,7 +117,7 @@ export class VideoCapture {
     return this.#stderr;
   }
 
-  /** Stops the recording (`q` to the watchdog, then SIGKILL after a timeout). Idempotent. */
+  /** Stops the recording (asks ffmpeg to finish, kills it after a timeout). Idempotent. */
   stop(timeoutMs = VIDEO_STOP_TIMEOUT_MS): Promise<VideoResult> {
     this.#stopping ??= this.#stop(timeoutMs);
     return this.#stopping;
@@ -155,28 +125,20 @@ export class VideoCapture {
 
   async #stop(timeoutMs: number): Promise<VideoResult> {
     const durationMs = Math.round(performance.now() - this.#startedAt);
-    await this.#stdin.write(new TextEncoder().encode("q\n")).catch(() => {});
-    await this.#stdin.close().catch(() => {});
+    this.#child.stop("interrupt");
     let timer: ReturnType<typeof setTimeout> | undefined;
     let killed = false;
     const timeout = new Promise<void>((resolve) =>
-      timer = setTimeout(async () => {
+      timer = setTimeout(() => {
         killed = true;
-        const pid = await this.#ffmpegPid;
-        for (const kill of [() => pid && Deno.kill(pid, "SIGKILL"), () => this.#child.kill("SIGKILL")]) {
-          try {
-            kill();
-          } catch {
-            // Already gone.
-          }
-        }
+        this.#child.stop("kill");
         resolve();
       }, timeoutMs)
     );
     await Promise.race([this.#status, timeout]);
     const status = await this.#status;
     clearTimeout(timer);
-    // ffmpeg exits 255 after finishing the file on SIGINT.
+    // ffmpeg exits 255 after finishing the file when interrupted.
     const finalized = !killed && (status.code === 0 || status.code === 255);
     const error = finalized
       ? null
@@ -185,19 +147,4 @@ export class VideoCapture {
       : `ffmpeg exited with code ${status.code}: ${this.#stderr.trim() || "no output"}`;
     return { durationMs, finalized, error };
   }
-}
-
-async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  try {
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return text.split("\n")[0].trim();
 }

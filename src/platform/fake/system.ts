@@ -92,8 +92,11 @@ export class FakeSystem implements SystemBackend {
     return path === "/" || path === "/tmp" ? "shared_root" : path.startsWith("/usr") ? "system" : "other";
   }
 
+  /** What cacheDir() answers. */
+  cacheDirectory = "/tmp/cua-driver-fake-cache";
+
   cacheDir(): string {
-    return "/tmp/cua-driver-fake-cache";
+    return this.cacheDirectory;
   }
 
   monotonicMs(): number {
@@ -105,10 +108,8 @@ export class FakeSystem implements SystemBackend {
     return {
       plan: (feature) => Promise.resolve(this.plans.get(feature) ?? null),
       install: (plan) => {
-        this.ran.push(plan.command);
-        return Promise.resolve(
-          this.onInstall?.(plan) ?? { ran: [plan.command], exitCode: 0, outputTail: "" },
-        );
+        this.ran.push(plan.runs);
+        return Promise.resolve(this.onInstall?.(plan) ?? { ran: [plan.runs], exitCode: 0, outputTail: "" });
       },
       managers: ["fake-get"],
     };

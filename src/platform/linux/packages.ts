@@ -62,7 +62,8 @@ export function linuxInstallPlan(
   for (const [manager, packages] of Object.entries(PACKAGES[feature])) {
     if (!probe.onPath(manager)) continue;
     const privilege = probe.uid() === 0 ? "root" : probe.onPath("sudo") ? "sudo" : "unavailable";
-    return { manager, command: MANAGERS[manager](packages), privilege };
+    const command = MANAGERS[manager](packages);
+    return { manager, command, privilege, runs: privilege === "root" ? command : ["sudo", "-n", ...command] };
   }
   return null;
 }

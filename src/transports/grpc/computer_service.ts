@@ -37,10 +37,10 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
    * RPCs that read the backend directly pass the same authorization check as the
    * tool they stand for, so no transport reaches past the launcher's grant.
    */
-  const authorizeAs = (ctx: HandlerContext, toolName: string, args: Record<string, unknown> = {}) => {
+  const authorizeAs = async (ctx: HandlerContext, toolName: string, args: Record<string, unknown> = {}) => {
     const session = registry.state.sessions.resolve(computerLeaseOf(ctx), "grpc", null);
     try {
-      registry.authorize(registry.get(toolName)!, args, session);
+      await registry.authorize(registry.get(toolName)!, args, session);
     } catch (error) {
       throw fromDriverFailure(error as DriverError);
     }
@@ -51,8 +51,8 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
     async screenshot(request, ctx) {
       const window = request.source.case === "window" ? await windowOf(request.source.value) : null;
       const session = window
-        ? authorizeAs(ctx, "get_window_state", { pid: window.pid ?? 0, window_id: window.windowId })
-        : authorizeAs(ctx, "get_desktop_state");
+        ? await authorizeAs(ctx, "get_window_state", { pid: window.pid ?? 0, window_id: window.windowId })
+        : await authorizeAs(ctx, "get_desktop_state");
       return await takeScreenshot(registry, sources, session.id, request);
     },
     async pointer(request, ctx) {
@@ -76,14 +76,14 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
       return await clipboard.set(scopeOf(ctx), request.content);
     },
     async getCursorPosition(_request, ctx) {
-      authorizeAs(ctx, "get_cursor_position");
+      await authorizeAs(ctx, "get_cursor_position");
       const position = await registry.backend.screen.cursorPosition();
       const displays = await registry.backend.screen.displays();
       const display = mostOverlap(displays, { x: position.x, y: position.y, width: 1, height: 1 });
       return { position: { x: position.x, y: position.y }, displayId: display?.id ?? "" };
     },
     async listDisplays(_request, ctx) {
-      authorizeAs(ctx, "get_screen_size");
+      await authorizeAs(ctx, "get_screen_size");
       const displays = await registry.backend.screen.displays();
       const ordered = [...displays.filter((d) => d.primary), ...displays.filter((d) => !d.primary)];
       return {

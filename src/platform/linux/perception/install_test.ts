@@ -12,6 +12,7 @@ Deno.test("perceptionInstallPlan uses apt-get as root, sudo otherwise, and nothi
     manager: "apt-get",
     command: COMMAND,
     privilege: "root",
+    runs: COMMAND,
   });
   assert.equal(perceptionInstallPlan(probe(["apt-get", "sudo"], 1000))?.privilege, "sudo");
   assert.equal(perceptionInstallPlan(probe(["apt-get"], 1000))?.privilege, "unavailable");
@@ -32,7 +33,7 @@ Deno.test("runPerceptionInstall runs the command through sudo -n, and updates th
     );
   };
   const outcome = await runPerceptionInstall(
-    { manager: "apt-get", command: COMMAND, privilege: "sudo" },
+    { manager: "apt-get", command: COMMAND, privilege: "sudo", runs: ["sudo", "-n", ...COMMAND] },
     new AbortController().signal,
     run,
   );
@@ -49,7 +50,7 @@ Deno.test("runPerceptionInstall runs the command through sudo -n, and updates th
 Deno.test("runPerceptionInstall reports a failure without retrying unrelated errors", async () => {
   const ran: string[][] = [];
   const outcome = await runPerceptionInstall(
-    { manager: "apt-get", command: COMMAND, privilege: "root" },
+    { manager: "apt-get", command: COMMAND, privilege: "root", runs: COMMAND },
     new AbortController().signal,
     (argv) => {
       ran.push(argv);
