@@ -76,6 +76,9 @@ export const toolLoaders: Readonly<Record<string, ToolLoader>> = {
   get_session_state: () => import("./session/get_session_state.ts"),
   end_session: () => import("./session/end_session.ts"),
   check_for_update: () => import("./system/check_for_update.ts"),
+  // Not in tools/list: the gRPC ComputerService calls them for its own RPCs.
+  computer_screenshot: () => import("./computer/computer_screenshot.ts"),
+  computer_context: () => import("./computer/computer_context.ts"),
 };
 
 /** Every tool name, in registration order. */

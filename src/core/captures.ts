@@ -25,6 +25,8 @@ export interface Capture {
   readonly bounds: Rect;
   /** For window and zoom captures: the window's origin at capture time (pixels are window-local). */
   readonly windowOrigin?: { x: number; y: number };
+  /** The whole window or display the area was cut from, when a region of it was captured. */
+  readonly sourceBounds?: Rect;
   /** Encoded image size (after any downscale). */
   readonly imageWidth: number;
   readonly imageHeight: number;
@@ -149,7 +151,11 @@ export class CaptureRegistry {
  * Converts a pixel of a capture to a screen point. The one place screenshot
  * pixels become screen coordinates.
  */
-export function captureToScreen(capture: Capture, x: number, y: number): { x: number; y: number } {
+export function captureToScreen(
+  capture: Pick<Capture, "bounds" | "imageWidth" | "imageHeight">,
+  x: number,
+  y: number,
+): { x: number; y: number } {
   const sx = capture.bounds.width / capture.imageWidth;
   const sy = capture.bounds.height / capture.imageHeight;
   return { x: Math.round(capture.bounds.x + x * sx), y: Math.round(capture.bounds.y + y * sy) };

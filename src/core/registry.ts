@@ -118,9 +118,9 @@ export class ToolCatalog {
     return new ToolCatalog([...this.#tools.values()], listingOptions);
   }
 
-  /** Tool names in registration order. */
+  /** Names of the listed tools (tools/list), in registration order. */
   get names(): string[] {
-    return [...this.#tools.keys()];
+    return [...this.#tools.values()].filter((tool) => tool.listed !== false).map((tool) => tool.name);
   }
 
   /** A tool by name. */
@@ -189,6 +189,33 @@ export class ToolRegistry extends ToolCatalog {
     super(tools, listingOptions);
   }
 
+  /** Ends the sessions of a connection lease: the transport's connection closed. */
+  async endLease(lease: string): Promise<void> {
+    await this.state.sessions.endLease(lease);
+  }
+
+  /** The launcher's permission mode, for status replies. */
+  get permissionMode(): string {
+    return this.state.permissionMode;
+  }
+
+  /** The live sessions, for the daemon's sessions_list. */
+  sessionSummaries(): {
+    session: string | null;
+    implicit: boolean;
+    state: string;
+    transport: string;
+    idle_seconds: number;
+  }[] {
+    return this.state.sessions.all().map((s) => ({
+      session: s.label,
+      implicit: s.label === null,
+      state: s.state,
+      transport: s.transport,
+      idle_seconds: Math.floor((Date.now() - s.lastUsedAt) / 1000),
+    }));
+  }
+
   /**
    * Runs one tool call. Never throws: every failure becomes an `isError` result
    * with a structured envelope.
@@ -225,7 +252,11 @@ export class ToolRegistry extends ToolCatalog {
     const session = tool.sessionRequiring === false
       ? this.state.sessions.peek(options.lease, label) ?? detachedSession(options, label)
       : this.state.sessions.resolve(options.lease, options.transport, label);
-    await this.authorize(tool, args, session);
+    // An unlisted tool is authorized as the listed tool whose grant covers it.
+    const grant = tool.authorizeAs?.(parsed.data);
+    const granting = grant ? this.get(grant.tool) : undefined;
+    if (grant && !granting) throw new TypeError(`Tool "${tool.name}" authorizes as unknown "${grant.tool}"`);
+    await this.authorize(granting ?? tool, grant?.args ?? args, session);
     // A server started before its desktop connects on the first call that needs one.
     if (tool.needsDesktop !== false) await this.backend.ready?.();
 

@@ -142,3 +142,28 @@ Deno.test("ToolRegistry.list advertises compact schemas; the full listing has an
   assert.equal(entry.annotations.readOnlyHint, true);
   assert.equal(entry.risk.class, "r0");
 });
+
+Deno.test("ToolRegistry keeps unlisted tools out of tools/list, calls them, and authorizes them as the listed tool", async () => {
+  const hidden = defineTool({
+    name: "transport_read",
+    title: "Transport read",
+    description: "Reads something for a transport.",
+    group: "screen",
+    listed: false,
+    input: z.object({ window_id: z.number().optional() }),
+    hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+    risk: "r3",
+    capabilities: [],
+    authorizeAs: (args) => ({ tool: "echo", args: { text: String(args.window_id ?? "") } }),
+    run: () => Promise.resolve(ok({ read: true }, "read")),
+  });
+  const asked: { tool: string; args: Record<string, unknown> }[] = [];
+  const state = new RuntimeState(new ConfigStore("/nonexistent/config.json"));
+  const registry = new ToolRegistry([echo, hidden], new FakeBackend(), state, (tool, args) => {
+    asked.push({ tool: tool.name, args });
+  });
+  assert.deepEqual(registry.list().map((t) => t.name), ["echo"]);
+  const result = await registry.call("transport_read", { window_id: 7 }, { lease: "l", transport: "grpc" });
+  assert.deepEqual(result.structuredContent, { read: true });
+  assert.deepEqual(asked, [{ tool: "echo", args: { text: "7" } }]);
+});

@@ -100,6 +100,17 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * a registry serving such a tool must hold every tool (a one-shot CLI call loads them all).
    */
   readonly runsOtherTools?: boolean;
+  /**
+   * False for tools a transport calls for its own requests (the gRPC ComputerService's
+   * screenshot and geometry reads): they run through the registry like any call, but are
+   * not in tools/list.
+   */
+  readonly listed?: boolean;
+  /**
+   * The listed tool (and arguments) whose grant covers a call, for unlisted tools: bounded
+   * manifests name listed tools only.
+   */
+  readonly authorizeAs?: (args: z.output<I>) => { tool: string; args: Record<string, unknown> };
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

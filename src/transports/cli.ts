@@ -165,7 +165,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       }
       return await withRuntime(args, host, async (registry) => {
         const { serveMcpStdio } = await import("./mcp_stdio.ts");
-        await serveMcpStdio(registry, { onClose: (lease) => registry.state.sessions.endLease(lease) });
+        await serveMcpStdio(registry, { onClose: (lease) => registry.endLease(lease) });
         return EXIT.ok;
       }, { waitForDisplay: true });
     case "serve":

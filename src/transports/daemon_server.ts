@@ -139,7 +139,7 @@ async function serveConnection(
   } finally {
     gone.abort();
     await Promise.allSettled([...inFlight]);
-    await registry.state.sessions.endLease(lease);
+    await registry.endLease(lease);
     writer.releaseLock();
     try {
       conn.close();
@@ -167,7 +167,7 @@ async function handle(
           mcp_protocol_version: MCP_PROTOCOL_VERSION,
           pid: Deno.pid,
           socket: options.socketPath,
-          permission_mode: registry.state.permissionMode,
+          permission_mode: registry.permissionMode,
           ...options.status?.(),
         },
       };
@@ -212,20 +212,14 @@ async function handle(
     case "session_begin":
       return { ok: true, result: { session_begin: true, lease } };
     case "session_end":
-      await registry.state.sessions.endLease(lease);
+      await registry.endLease(lease);
       return { ok: true, result: { session_end: true } };
     case "sessions_list":
       return {
         ok: true,
         result: {
-          sessions: registry.state.sessions.all().map((s) => ({
-            session: s.label,
-            implicit: s.label === null,
-            state: s.state,
-            transport: s.transport,
-            idle_seconds: Math.floor((Date.now() - s.lastUsedAt) / 1000),
-          })),
-          count: registry.state.sessions.size,
+          sessions: registry.sessionSummaries(),
+          count: registry.sessionSummaries().length,
         },
       };
     case "shutdown":

@@ -8,6 +8,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import assert from "node:assert/strict";
 import { decodePng, encodePng } from "../../src/core/image/png.ts";
 import { fromBase64 } from "../../src/core/result.ts";
+import type { CallObserver } from "../../src/core/call_observer.ts";
 import { startRuntime } from "../../src/runtime.ts";
 import {
   GetCursorPositionRequestSchema,
@@ -116,6 +117,58 @@ Deno.test({
           assert.equal(report.focusChanged, false, "a background click leaves the focus");
         }
         assert.equal(typeof cursorPosition.x, "number");
+      });
+
+      await t.step("call observers and the recorder see a gRPC Screenshot and a gRPC click", async () => {
+        const seen: { tool: string; transport: string; session: string; nested: boolean }[] = [];
+        const observer: CallObserver = {
+          before(call) {
+            seen.push({
+              tool: call.tool.name,
+              transport: call.ctx.transport,
+              session: call.ctx.session.id,
+              nested: call.nested,
+            });
+            return null;
+          },
+        };
+        const dir = await Deno.makeTempDir({ prefix: "cua-grpc-recording-" });
+        const lease = { lease: "grpc-test-recorder", transport: "cli" as const };
+        const started = await runtime.registry.call("start_recording", { output_dir: dir }, lease);
+        assert.equal(started.isError, undefined, JSON.stringify(started.structuredContent));
+        runtime.registry.state.callObservers.add(observer);
+        try {
+          const before = (await app.readJournal()).at(-1)!.counter as number;
+          const shot = ok(
+            await client.call("ComputerService", "Screenshot", { window }),
+            "window screenshot",
+          );
+          const button = app.widgets["btn-increment"];
+          ok(
+            await client.call("ComputerService", "Pointer", {
+              target: { window, space: "COORDINATE_SPACE_SCREENSHOT", screenshotId: shot.screenshotId },
+              click: { position: { x: button.x + button.width / 2, y: button.y + button.height / 2 } },
+            }),
+            "Pointer click",
+          );
+          await app.waitFor((e) => e.event === "click" && e.counter === before + 1);
+        } finally {
+          runtime.registry.state.callObservers.delete(observer);
+          await runtime.registry.call("stop_recording", {}, lease);
+        }
+        const grpc = seen.filter((call) => call.transport === "grpc");
+        const screenshot = grpc.find((call) => call.tool === "computer_screenshot");
+        const click = grpc.find((call) => call.tool === "click");
+        assert.ok(screenshot && click, JSON.stringify(seen));
+        assert.equal(screenshot.session, click.session, "one ComputerService session for the connection");
+        assert.ok(!screenshot.nested && !click.nested);
+        // The recorder made the click a turn (read-only calls such as the screenshot are not turns).
+        const turns = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("turn-"))
+          .sort();
+        const actions = turns.map((turn) => JSON.parse(Deno.readTextFileSync(`${dir}/${turn}/action.json`)));
+        assert.deepEqual(actions.map((a) => a.tool), ["click"], JSON.stringify(actions));
+        assert.equal(actions[0].result_error, false, actions[0].result_summary);
+        await Deno.remove(dir, { recursive: true });
       });
 
       await t.step(

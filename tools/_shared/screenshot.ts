@@ -4,11 +4,10 @@
  * @module
  */
 import type { Capture } from "../../src/core/captures.ts";
-import { encodePngOffThread } from "../../src/core/image/png_worker.ts";
-import { fitWithin, resizeRgba } from "../../src/core/image/resize.ts";
+import { type CaptureOrigin, encodeCapture } from "../../src/core/capture_pipeline.ts";
 import { writeCallerFile } from "../../src/core/safe_files.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
-import type { RawImage, Rect } from "../../src/platform/types.ts";
+import type { RawImage } from "../../src/platform/types.ts";
 
 /** An encoded, registered screenshot. */
 export interface EncodedShot {
@@ -19,37 +18,22 @@ export interface EncodedShot {
 }
 
 /**
- * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG (on the encoder
- * Worker once it is up) and registers the capture's geometry for later pixel-to-screen
- * conversion, and its pixels for parse_visual_regions. The image's pixel buffer is lent to the
- * Worker: do not read `image.data` until this settles.
+ * Downscales (longest edge ≤ `maxDimension`, 0 = native), encodes to PNG and registers
+ * the capture with its pixels kept for parse_visual_regions (the core capture pipeline).
+ * The image's pixel buffer is lent to the PNG Worker: do not read `image.data` until this settles.
  */
 export async function encodeShot(
   ctx: ToolContext,
   image: RawImage,
-  where: {
-    kind: "window" | "display";
-    windowId: number | null;
-    displayId: string;
-    bounds: Rect;
-    windowOrigin?: { x: number; y: number };
-  },
+  where: CaptureOrigin,
   maxDimension: number,
 ): Promise<EncodedShot> {
-  const size = fitWithin(image.width, image.height, maxDimension);
-  const scaled = size.width === image.width && size.height === image.height
-    ? image
-    : resizeRgba(image, size.width, size.height);
-  const png = await encodePngOffThread(scaled);
-  const capture = ctx.state.captures.register({
-    ...where,
-    imageWidth: scaled.width,
-    imageHeight: scaled.height,
-    sessionId: ctx.session.id,
+  const shot = await encodeCapture(ctx, image, where, {
+    size: maxDimension,
+    format: "png",
+    keepPixels: true,
   });
-  // parse_visual_regions reads exactly these pixels later.
-  ctx.state.captures.keepPixels(capture.id, scaled);
-  return { png, width: scaled.width, height: scaled.height, capture };
+  return { png: shot.bytes, width: shot.width, height: shot.height, capture: shot.capture };
 }
 
 /**

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { captureToScreen } from "../../src/core/captures.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { cropRgba } from "../../src/core/image/crop.ts";
-import { encodeJpeg } from "../../src/core/image/jpeg.ts";
-import { resizeRgba } from "../../src/core/image/resize.ts";
+import { encodeCapture } from "../../src/core/capture_pipeline.ts";
 import { imagePart } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { sessionParam, windowIdParam } from "../_shared/params.ts";
@@ -81,31 +80,30 @@ export default defineTool({
     const size = crop.width <= MAX_WIDTH
       ? { width: crop.width, height: crop.height }
       : { width: MAX_WIDTH, height: Math.max(1, Math.round(crop.height * MAX_WIDTH / crop.width)) };
-    const scaled = size.width === crop.width ? crop : resizeRgba(crop, size.width, size.height);
-    const jpeg = await encodeJpeg(scaled, 85);
     const region = { x: regionX, y: regionY, width: crop.width, height: crop.height };
-    const zoom = ctx.state.captures.register({
-      kind: "zoom",
-      windowId: args.window_id,
-      displayId: context.displayId,
-      bounds: region,
-      windowOrigin: { x: bounds.x, y: bounds.y },
-      imageWidth: scaled.width,
-      imageHeight: scaled.height,
-      sessionId: ctx.session.id,
-    });
-    ctx.state.captures.keepPixels(zoom.id, scaled);
+    const zoom = await encodeCapture(
+      ctx,
+      crop,
+      {
+        kind: "zoom",
+        windowId: args.window_id,
+        displayId: context.displayId,
+        bounds: region,
+        windowOrigin: { x: bounds.x, y: bounds.y },
+      },
+      { size, format: "jpeg", quality: 85, keepPixels: true },
+    );
     return {
       content: [
-        imagePart(jpeg, "image/jpeg"),
-        { type: "text", text: `✅ Zoom of window ${args.window_id}: ${scaled.width}x${scaled.height} JPEG` },
+        imagePart(zoom.bytes, "image/jpeg"),
+        { type: "text", text: `✅ Zoom of window ${args.window_id}: ${zoom.width}x${zoom.height} JPEG` },
       ],
       structuredContent: {
-        width: scaled.width,
-        height: scaled.height,
+        width: zoom.width,
+        height: zoom.height,
         format: "jpeg",
         mime_type: "image/jpeg",
-        zoom_id: zoom.id,
+        zoom_id: zoom.capture.id,
         region,
       },
     };

@@ -10,11 +10,10 @@
  * @module
  */
 import { create } from "@bufbuild/protobuf";
-import type { ErrorEnvelope } from "../../core/errors.ts";
 import { createHash } from "node:crypto";
 import { fromBase64 } from "../../core/result.ts";
-import type { InputScope } from "./delivery.ts";
-import { fromDriverFailure, invalid, unsupported } from "./errors.ts";
+import { callTool, type InputScope } from "./geometry.ts";
+import { invalid, unsupported } from "./errors.ts";
 import {
   type ClipboardContent,
   type GetClipboardResponse,
@@ -99,12 +98,4 @@ export class ClipboardService {
   }
 }
 
-async function call(scope: InputScope, tool: string, args: Record<string, unknown>) {
-  const result = await scope.registry.call(tool, args, {
-    lease: scope.lease,
-    transport: "grpc",
-    signal: scope.signal,
-  });
-  if (result.isError) throw fromDriverFailure(result.structuredContent as ErrorEnvelope | undefined);
-  return result;
-}
+const call = callTool;

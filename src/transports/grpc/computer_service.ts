@@ -1,73 +1,51 @@
 /**
- * cua.env.v1.ComputerService over the tool registry. Input and clipboard RPCs are
- * calls of the same tools MCP agents use (click, type_text, clipboard_write, ...),
- * in a per-connection ComputerService lease; Screenshot, GetCursorPosition and
- * ListDisplays read the back end directly (read-only).
+ * cua.env.v1.ComputerService over the tool registry: every RPC is calls of tools, in a
+ * per-connection ComputerService lease, so each is authorized, runs in the connection's
+ * session and is seen by call observers (the recorder). Input and clipboard RPCs call the
+ * tools MCP agents use (click, type_text, clipboard_write, ...); Screenshot calls
+ * `computer_screenshot`, and the geometry reads behind every RPC `computer_context`.
  *
  * @module
  */
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { DriverError } from "../../core/errors.ts";
+import { mostOverlap } from "../../core/capture_pipeline.ts";
 import type { ToolRegistry } from "../../core/registry.ts";
 import type { WindowInfo } from "../../platform/types.ts";
 import { ClipboardService } from "./clipboard.ts";
 import { computerLeaseOf } from "./context.ts";
-import { CaptureSources, type ConversionContext, resolveWindow } from "./coordinates.ts";
-import type { InputScope } from "./delivery.ts";
+import { type ConversionContext, resolveWindow } from "./coordinates.ts";
+import { type InputScope, readCursor, readDisplays } from "./geometry.ts";
 import { DisplaySchema, type WindowRef } from "./gen/cua/env/v1/common_pb.ts";
 import { type ComputerService, InputTargetSchema } from "./gen/cua/env/v1/computer_pb.ts";
 import { performKeyboard } from "./keyboard.ts";
-import { fromDriverFailure } from "./errors.ts";
 import { performPointer } from "./pointer.ts";
-import { mostOverlap, takeScreenshot } from "./screenshot.ts";
+import { takeScreenshot } from "./screenshot.ts";
 
 /** Builds the ComputerService implementation over a registry. */
 export function computerService(registry: ToolRegistry): ServiceImpl<typeof ComputerService> {
-  const sources = new CaptureSources();
   const clipboard = new ClipboardService();
   const scopeOf = (ctx: HandlerContext): InputScope => ({
     registry,
     lease: computerLeaseOf(ctx),
     signal: ctx.signal,
   });
-  const windowOf = async (ref: WindowRef | undefined): Promise<WindowInfo | null> =>
-    ref ? await resolveWindow(registry.backend, ref, "target.window") : null;
-  /**
-   * RPCs that read the backend directly pass the same authorization check as the
-   * tool they stand for, so no transport reaches past the launcher's grant.
-   */
-  const authorizeAs = async (ctx: HandlerContext, toolName: string, args: Record<string, unknown> = {}) => {
-    const session = registry.state.sessions.resolve(computerLeaseOf(ctx), "grpc", null);
-    try {
-      await registry.authorize(registry.get(toolName)!, args, session);
-    } catch (error) {
-      throw fromDriverFailure(error as DriverError);
-    }
-    return session;
-  };
+  const windowOf = async (scope: InputScope, ref: WindowRef | undefined): Promise<WindowInfo | null> =>
+    ref ? await resolveWindow(scope, ref, "target.window") : null;
 
   return {
     async screenshot(request, ctx) {
-      const window = request.source.case === "window" ? await windowOf(request.source.value) : null;
-      const session = window
-        ? await authorizeAs(ctx, "get_window_state", { pid: window.pid ?? 0, window_id: window.windowId })
-        : await authorizeAs(ctx, "get_desktop_state");
-      return await takeScreenshot(registry, sources, session.id, request);
+      return await takeScreenshot(scopeOf(ctx), request);
     },
     async pointer(request, ctx) {
+      const scope = scopeOf(ctx);
       const target = request.target ?? create(InputTargetSchema);
-      const conversion: ConversionContext = {
-        backend: registry.backend,
-        target,
-        window: await windowOf(target.window),
-        captures: registry.state.captures,
-        sources,
-      };
-      return await performPointer(scopeOf(ctx), conversion, request);
+      const conversion: ConversionContext = { scope, target, window: await windowOf(scope, target.window) };
+      return await performPointer(scope, conversion, request);
     },
     async keyboard(request, ctx) {
-      return await performKeyboard(scopeOf(ctx), await windowOf(request.target?.window), request);
+      const scope = scopeOf(ctx);
+      return await performKeyboard(scope, await windowOf(scope, request.target?.window), request);
     },
     async getClipboard(_request, ctx) {
       return await clipboard.get(scopeOf(ctx));
@@ -76,15 +54,14 @@ export function computerService(registry: ToolRegistry): ServiceImpl<typeof Comp
       return await clipboard.set(scopeOf(ctx), request.content);
     },
     async getCursorPosition(_request, ctx) {
-      await authorizeAs(ctx, "get_cursor_position");
-      const position = await registry.backend.screen.cursorPosition();
-      const displays = await registry.backend.screen.displays();
+      const scope = scopeOf(ctx);
+      const position = await readCursor(scope);
+      const displays = await readDisplays(scope);
       const display = mostOverlap(displays, { x: position.x, y: position.y, width: 1, height: 1 });
       return { position: { x: position.x, y: position.y }, displayId: display?.id ?? "" };
     },
     async listDisplays(_request, ctx) {
-      await authorizeAs(ctx, "get_screen_size");
-      const displays = await registry.backend.screen.displays();
+      const displays = await readDisplays(scopeOf(ctx));
       const ordered = [...displays.filter((d) => d.primary), ...displays.filter((d) => !d.primary)];
       return {
         displays: ordered.map((d) =>

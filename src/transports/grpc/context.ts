@@ -54,7 +54,7 @@ export class ConnectionLeases {
   async end(lease: string): Promise<void> {
     if (!this.#open.delete(lease)) return;
     for (const owned of [lease, `${lease}/computer`]) {
-      await Promise.resolve(this.registry.state.sessions.endLease(owned)).catch(() => {});
+      await this.registry.endLease(owned).catch(() => {});
     }
   }
 

@@ -7,27 +7,12 @@
  * @module
  */
 import { Code } from "@connectrpc/connect";
-import { type Capture, captureToScreen } from "../../core/captures.ts";
-import type { Backend, DisplayInfo, Point, Rect, WindowInfo } from "../../platform/types.ts";
+import { captureToScreen } from "../../core/captures.ts";
+import type { DisplayInfo, Point, Rect, WindowInfo } from "../../platform/types.ts";
 import { invalid, rpcError } from "./errors.ts";
+import { type InputScope, readDisplays, readScreenshot, readWindow } from "./geometry.ts";
 import { CoordinateSpace, ErrorReason, type WindowRef } from "./gen/cua/env/v1/common_pb.ts";
 import type { InputTarget } from "./gen/cua/env/v1/computer_pb.ts";
-
-/** Source geometry at capture time, kept for the captures this service registered. */
-export class CaptureSources {
-  readonly #sources = new Map<string, Rect>();
-
-  /** Remembers the bounds of the whole window or display a capture was taken from. */
-  remember(captureId: string, source: Rect): void {
-    this.#sources.set(captureId, { ...source });
-    while (this.#sources.size > 256) this.#sources.delete(this.#sources.keys().next().value!);
-  }
-
-  /** The source bounds of a capture: remembered, else the captured area itself (a full capture). */
-  sourceOf(capture: Capture): Rect {
-    return this.#sources.get(capture.id) ?? capture.bounds;
-  }
-}
 
 /**
  * The window a WindowRef names. Ids are decimal window ids; this server issues
@@ -36,7 +21,7 @@ export class CaptureSources {
  * @throws {ConnectError} INVALID_ARGUMENT for a malformed id, FAILED_PRECONDITION +
  *   STALE_HANDLE for a foreign epoch, NOT_FOUND + TARGET_UNAVAILABLE for a gone window.
  */
-export async function resolveWindow(backend: Backend, ref: WindowRef, field: string): Promise<WindowInfo> {
+export async function resolveWindow(scope: InputScope, ref: WindowRef, field: string): Promise<WindowInfo> {
   if (!/^[1-9][0-9]{0,9}$/.test(ref.id) || Number(ref.id) > 0xffffffff) {
     throw invalid(`${field}.id must be a window id in decimal, not "${ref.id}"`, `${field}.id`);
   }
@@ -50,7 +35,7 @@ export async function resolveWindow(backend: Backend, ref: WindowRef, field: str
       },
     );
   }
-  const window = await backend.windows.get(Number(ref.id));
+  const window = await readWindow(scope, Number(ref.id));
   if (!window) {
     throw rpcError(Code.NotFound, ErrorReason.TARGET_UNAVAILABLE, `Window ${ref.id} does not exist`, {
       metadata: { window_id: ref.id, hint: "call list_windows through DriverService.CallTool" },
@@ -60,8 +45,8 @@ export async function resolveWindow(backend: Backend, ref: WindowRef, field: str
 }
 
 /** A display by id ("" and "primary" mean the primary display). */
-export async function resolveDisplay(backend: Backend, id: string): Promise<DisplayInfo> {
-  const displays = await backend.screen.displays();
+export async function resolveDisplay(scope: InputScope, id: string): Promise<DisplayInfo> {
+  const displays = await readDisplays(scope);
   const display = id === "" || id === "primary"
     ? displays.find((d) => d.primary) ?? displays[0]
     : displays.find((
@@ -77,11 +62,9 @@ export async function resolveDisplay(backend: Backend, id: string): Promise<Disp
 
 /** Everything a conversion needs besides the point. */
 export interface ConversionContext {
-  backend: Backend;
+  scope: InputScope;
   target: InputTarget;
   window: WindowInfo | null;
-  captures: { get(id: string): Capture | undefined };
-  sources: CaptureSources;
 }
 
 /**
@@ -104,7 +87,7 @@ export async function toScreen(ctx: ConversionContext, point: Point, field: stri
       if (point.x < 0 || point.x > 1 || point.y < 0 || point.y > 1) {
         throw invalid(`${field} must be within [0, 1] in COORDINATE_SPACE_NORMALIZED`, field);
       }
-      const area = ctx.window?.bounds ?? (await resolveDisplay(ctx.backend, ctx.target.displayId)).bounds;
+      const area = ctx.window?.bounds ?? (await resolveDisplay(ctx.scope, ctx.target.displayId)).bounds;
       return { x: area.x + point.x * area.width, y: area.y + point.y * area.height };
     }
     case CoordinateSpace.SCREENSHOT:
@@ -124,7 +107,7 @@ async function fromScreenshot(ctx: ConversionContext, point: Point, field: strin
   if (id === "") {
     throw invalid("COORDINATE_SPACE_SCREENSHOT needs target.screenshot_id", "target.screenshot_id");
   }
-  const capture = ctx.captures.get(id);
+  const capture = await readScreenshot(ctx.scope, id);
   if (!capture) throw stale(`Screenshot "${id}" is unknown or expired`, id);
   if (point.x < 0 || point.y < 0 || point.x > capture.imageWidth || point.y > capture.imageHeight) {
     throw invalid(
@@ -132,7 +115,7 @@ async function fromScreenshot(ctx: ConversionContext, point: Point, field: strin
       field,
     );
   }
-  const source = ctx.sources.sourceOf(capture);
+  const source = capture.sourceBounds;
   const atCapture = captureToScreen(capture, point.x, point.y);
   if (capture.windowId !== null) {
     if (ctx.window && ctx.window.windowId !== capture.windowId) {
@@ -141,7 +124,7 @@ async function fromScreenshot(ctx: ConversionContext, point: Point, field: strin
         "target.window",
       );
     }
-    const now = ctx.window ?? await ctx.backend.windows.get(capture.windowId);
+    const now = ctx.window ?? await readWindow(ctx.scope, capture.windowId);
     if (!now) throw stale(`The window of screenshot "${id}" is gone`, id);
     if (now.bounds.width !== source.width || now.bounds.height !== source.height) {
       throw stale(
@@ -154,7 +137,7 @@ async function fromScreenshot(ctx: ConversionContext, point: Point, field: strin
     const origin = capture.windowOrigin ?? { x: source.x, y: source.y };
     return { x: atCapture.x + now.bounds.x - origin.x, y: atCapture.y + now.bounds.y - origin.y };
   }
-  const display = (await ctx.backend.screen.displays()).find((d) => d.id === capture.displayId);
+  const display = (await readDisplays(ctx.scope)).find((d) => d.id === capture.displayId);
   if (!display || !sameRect(display.bounds, source)) {
     throw stale(`The geometry of display "${capture.displayId}" changed since screenshot "${id}"`, id);
   }

@@ -14,9 +14,9 @@
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { ErrorEnvelope } from "../../core/errors.ts";
-import type { ToolRegistry } from "../../core/registry.ts";
 import type { DesktopObservation, Point, WindowInfo } from "../../platform/types.ts";
 import { fromDriverFailure, invalid, rpcError, unsupported } from "./errors.ts";
+import { type InputScope, readObservation } from "./geometry.ts";
 import {
   Delivery,
   type DeliveryReport,
@@ -33,12 +33,7 @@ export interface ToolCall {
   args: Record<string, unknown>;
 }
 
-/** Who runs the input: the registry, the connection's ComputerService lease, cancellation. */
-export interface InputScope {
-  registry: ToolRegistry;
-  lease: string;
-  signal: AbortSignal;
-}
+export type { InputScope } from "./geometry.ts";
 
 /** The delivery modes to try, in order, for a requested Delivery. */
 export function deliveryPlan(requested: Delivery, window: WindowInfo | null): DeliveryMode[] {
@@ -110,12 +105,8 @@ function reported(toolMode: string | undefined, mode: DeliveryMode): Delivery {
   return mode === "background" ? Delivery.BACKGROUND : Delivery.FOREGROUND;
 }
 
-async function observe(scope: InputScope): Promise<DesktopObservation | null> {
-  try {
-    return await scope.registry.backend.input.observe();
-  } catch {
-    return null;
-  }
+function observe(scope: InputScope): Promise<DesktopObservation | null> {
+  return readObservation(scope);
 }
 
 function focusChanged(before: DesktopObservation, after: DesktopObservation): boolean {

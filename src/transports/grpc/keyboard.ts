@@ -12,6 +12,7 @@ import { Code } from "@connectrpc/connect";
 import type { WindowInfo } from "../../platform/types.ts";
 import { deliver, type DeliveryMode, deliveryPlan, type InputScope, type ToolCall } from "./delivery.ts";
 import { durationMs } from "./driver_service.ts";
+import { readActiveWindow } from "./geometry.ts";
 import { fromDriverFailure, invalid, rpcError, unsupported } from "./errors.ts";
 import { Delivery, ErrorReason } from "./gen/cua/env/v1/common_pb.ts";
 import {
@@ -119,9 +120,7 @@ async function typeText(
 }
 
 async function activeWindow(scope: InputScope): Promise<WindowInfo> {
-  const backend = scope.registry.backend;
-  const id = await backend.windows.active();
-  const window = id === null ? null : await backend.windows.get(id);
+  const window = await readActiveWindow(scope);
   if (!window) {
     throw rpcError(
       Code.FailedPrecondition,

@@ -74,7 +74,7 @@ export class McpHttpHandler {
     if (!connection) return;
     this.#connections.delete(socket);
     connection.abortAll();
-    await Promise.resolve(this.registry.state.sessions.endLease(connection.lease)).catch(() => {});
+    await this.registry.endLease(connection.lease).catch(() => {});
   }
 }
 

@@ -14,6 +14,7 @@ import { type ConversionContext, toScreen } from "./coordinates.ts";
 import { deliver, type DeliveryMode, deliveryPlan, type InputScope, type ToolCall } from "./delivery.ts";
 import { durationMs } from "./driver_service.ts";
 import { invalid, unsupported } from "./errors.ts";
+import { readCursor, registerIdentityCapture } from "./geometry.ts";
 import type { Point as ProtoPoint } from "./gen/cua/env/v1/common_pb.ts";
 import {
   MouseButton,
@@ -33,9 +34,8 @@ export async function performPointer(
 ): Promise<PointerResponse> {
   const window = conversion.window;
   const plan = deliveryPlan(conversion.target.delivery, window);
-  const backend = scope.registry.backend;
   const at = async (point: ProtoPoint | undefined, field: string): Promise<Point> =>
-    point ? await toScreen(conversion, point, field) : await backend.screen.cursorPosition();
+    point ? await toScreen(conversion, point, field) : await readCursor(scope);
   const pixels = (mode: DeliveryMode, point: Point) => pointArgs(mode, window, point);
 
   let build: (mode: DeliveryMode) => ToolCall | ToolCall[];
@@ -152,7 +152,7 @@ export async function performPointer(
       throw invalid("Pointer needs an action (click, move, down, up, drag or scroll)", "action");
   }
   const report = await deliverAll(scope, plan, build);
-  const cursor = await backend.screen.cursorPosition();
+  const cursor = await readCursor(scope);
   return create(PointerResponseSchema, { report, cursorPosition: { x: cursor.x, y: cursor.y } });
 }
 
