@@ -241,7 +241,7 @@ function stripComments(text: string): string {
 }
 
 function isTestFile(path: string): boolean {
-  return /_test(_util|_kit)?\.ts$/.test(path) || /\/_fake_[a-z_]+\.ts$/.test(path);
+  return /_test(_util|_kit)?\.ts$/.test(path) || /\/_fake(_[a-z_]+\.ts$|\/)/.test(path);
 }
 
 async function* sourceFiles(root: string, dir: string): AsyncGenerator<string> {

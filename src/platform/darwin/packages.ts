@@ -37,11 +37,9 @@ export function brewInstallPlan(
 ): PackageInstallPlan | null {
   const brew = probe.brew();
   if (!brew) return null;
-  return {
-    manager: "brew",
-    command: [brew, "install", ...FORMULAE[feature]],
-    privilege: probe.uid() === 0 ? "unavailable" : "root",
-  };
+  const command = [brew, "install", ...FORMULAE[feature]];
+  // Homebrew installs as the user and refuses to run as root: nothing is elevated.
+  return { manager: "brew", command, privilege: probe.uid() === 0 ? "unavailable" : "root", runs: command };
 }
 
 /** The macOS {@linkcode PackageInstaller}. */

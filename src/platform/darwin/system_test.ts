@@ -40,6 +40,7 @@ Deno.test("darwin packages plan Homebrew installs, never as root", () => {
     manager: "brew",
     command: [brew, "install", "ffmpeg"],
     privilege: "root",
+    runs: [brew, "install", "ffmpeg"],
   });
   assert.equal(
     brewInstallPlan("text_recognition", { brew: () => brew, uid: () => 0 })?.privilege,
