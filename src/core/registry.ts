@@ -15,7 +15,7 @@ import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
-import type { AnyTool, RiskClass, ToolContext, ToolDispatch } from "./tool.ts";
+import type { AnyTool, ProgressReport, RiskClass, ToolContext, ToolDispatch } from "./tool.ts";
 import {
   compactHints,
   compactInputSchema,
@@ -71,6 +71,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Abort the call after this many milliseconds. */
   timeoutMs?: number;
+  /** Hears the tool's progress reports (MCP progress notifications). */
+  onProgress?: (report: ProgressReport) => void;
   /**
    * Session label for calls whose arguments name none. Set only for calls a tool makes
    * through `ctx.dispatch`, which also marks them nested (they get no `dispatch` of their own).
@@ -224,7 +226,14 @@ export class ToolRegistry extends ToolCatalog {
     try {
       return await this.#dispatch(name, rawArgs, options);
     } catch (error) {
-      const driverError = asDriverError(error);
+      // A call its caller cancelled ends as `aborted`, whatever the abort reason was.
+      const driverError = options.signal?.aborted && !(error instanceof DriverError)
+        ? new DriverError("aborted", "The call was cancelled", {
+          reason: String(options.signal.reason ?? ""),
+        }, {
+          cause: error,
+        })
+        : asDriverError(error);
       if (driverError.code === "internal_error") console.error(`cua-driver: ${name}:`, driverError.cause);
       return failure(driverError);
     }
@@ -278,6 +287,7 @@ export class ToolRegistry extends ToolCatalog {
           transport: options.transport,
           signal,
           inheritedSession: { label: session.label },
+          onProgress: options.onProgress,
         }),
       validate: (nested, nestedArgs) => void this.#parse(nested, nestedArgs),
     };
@@ -287,9 +297,17 @@ export class ToolRegistry extends ToolCatalog {
     let result: ToolResult;
     let callCtx: ToolContext | null = null;
     try {
+      const onProgress = options.onProgress;
       const ctx: ToolContext = {
         backend: this.backend,
         signal,
+        progress: (report) => {
+          try {
+            onProgress?.(report);
+          } catch {
+            // A listener never fails the call.
+          }
+        },
         session,
         state: this.state,
         dispatch,

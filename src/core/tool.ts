@@ -32,12 +32,24 @@ export type ToolGroup =
   | "browser"
   | "system";
 
+/** How far a long call got, for the caller (MCP progress notifications). */
+export interface ProgressReport {
+  /** Work done so far; grows with each report. */
+  progress?: number;
+  /** Total work, when known. */
+  total?: number;
+  /** What is happening now ("installing tesseract-ocr", "turn 3 of 8"). */
+  message?: string;
+}
+
 /** Everything a tool may use while it runs. Tools never import `ffi/` or an OS folder. */
 export interface ToolContext {
   /** The OS back end. */
   readonly backend: Backend;
-  /** Aborted when the caller goes away or the call times out. */
+  /** Aborted when the caller goes away, cancels the call, or the call times out. */
   readonly signal: AbortSignal;
+  /** Tells the caller how far a long call got; does nothing when the caller does not listen. */
+  readonly progress: (report: ProgressReport) => void;
   /** The lifecycle session this call runs in. */
   readonly session: Session;
   /** Runtime-wide state: snapshots, screenshots, config, launched processes. */

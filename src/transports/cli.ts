@@ -66,8 +66,8 @@ export function helpText(): string {
 Usage: cua-driver [OPTIONS] [COMMAND] [ARGS]
 
 Commands:
-  mcp [--socket [PATH]]   Serve MCP (protocol 2025-06-18) on stdin/stdout (the default when stdin is not a
-                          terminal); with --socket, proxy to a running daemon instead of owning the desktop
+  mcp [--socket [PATH]]   Serve MCP (protocol 2025-06-18 or 2025-11-25) on stdin/stdout (the default when stdin
+                          is not a terminal); with --socket, proxy to a running daemon instead of owning the desktop
   serve [--socket PATH]   Run the daemon: one runtime behind a Unix socket (default ~/.cache/cua-driver/
                           cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
                           CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port

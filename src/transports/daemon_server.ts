@@ -15,7 +15,7 @@ import {
 import { setServedSocket } from "../core/daemon_probe.ts";
 import type { LocalConnection, LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
-import { MCP_PROTOCOL_VERSION } from "./mcp_protocol.ts";
+import { MCP_PROTOCOL_VERSION } from "./mcp_server.ts";
 import { DaemonExit, type DaemonRequest, type DaemonResponse, pidFileFor } from "./daemon_protocol.ts";
 import { OversizedLine, readLines } from "./line_reader.ts";
 

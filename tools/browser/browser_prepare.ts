@@ -128,6 +128,7 @@ async function launch(ctx: ToolContext, profile: { mode: "isolated_new" | "isola
     profileDir = await Deno.makeTempDir({ prefix: "cua-browser-profile-" });
   }
   const binary = await findBrowser(ctx.backend.system);
+  ctx.progress({ message: `starting ${binary} and waiting for its DevTools endpoint` });
   const browser = await launchBrowser(
     ctx.backend.system,
     binary,

@@ -57,6 +57,7 @@ export default defineTool({
       stopOnError: args.stop_on_error,
       dispatch,
       signal: ctx.signal,
+      progress: ctx.progress,
       windowShotSize(windowId) {
         const capture = ctx.state.captures.latestForWindow(ctx.session.id, windowId);
         return capture ? { width: capture.imageWidth, height: capture.imageHeight } : null;

@@ -92,6 +92,7 @@ export default defineTool({
     if (!image) {
       throw staleScreenshot(id, "pixels_evicted", `The pixels of screenshot "${id}" are no longer kept`);
     }
+    ctx.progress({ message: `recognizing text in a ${image.width}x${image.height} image` });
     const lines = await perception.recognizeText(image, ctx.signal);
     const grey = toGrey(image);
     const kinds = new Set(args.kinds ?? ["text", "control"]);

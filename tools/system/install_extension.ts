@@ -71,6 +71,7 @@ export default defineTool({
         },
       );
     }
+    ctx.progress({ message: `running ${plan.runs.join(" ")}` });
     const outcome = await perception.install(plan, ctx.signal);
     const after = await perception.status();
     const structured = {

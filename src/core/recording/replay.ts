@@ -44,6 +44,8 @@ export interface ReplayOptions {
   stopOnError: boolean;
   dispatch: ToolDispatch;
   signal: AbortSignal;
+  /** Hears which turn is replayed (MCP progress). */
+  progress?: (report: { progress: number; total: number; message: string }) => void;
   /** Image size of the replaying session's latest screenshot of a window, or null. */
   windowShotSize(windowId: number): { width: number; height: number } | null;
 }
@@ -111,6 +113,7 @@ export async function replayTrajectory(options: ReplayOptions): Promise<ReplayRe
     if (options.signal.aborted) break;
     if (i > 0 && options.delayMs > 0) await sleep(options.delayMs, options.signal);
     report.attempted++;
+    options.progress?.({ progress: i + 1, total: turns.length, message: `replaying ${turn}` });
     const outcome = await replayTurn(options, turn);
     report.turns.push(outcome);
     if (outcome.ok) {

@@ -1,24 +1,74 @@
 /**
- * MCP over streamable HTTP at /mcp (contract.md §5.6): JSON responses only, no SSE.
- * Checks in the reference's order: any Origin → 403; missing or wrong bearer token
- * → 401 and the connection closes; not POST → 405; then the body (at most 16 MiB)
- * goes through the same {@linkcode McpConnection} as stdio: 200 application/json,
- * 202 for a notification, -32700 for bad JSON. Each TCP connection is one lease.
+ * MCP over streamable HTTP at /mcp (contract.md §5.6), served by the SDK's `Server`
+ * (mcp_server.ts) with one server and one lease per TCP connection. Checks in the
+ * reference's order: any Origin → 403; missing or wrong bearer token → 401 and the
+ * connection closes; not POST → 405; then the body (at most 16 MiB): 200
+ * application/json with the response, 202 for a notification, -32700 for bad JSON.
+ * A request that carries a progress token from a client accepting `text/event-stream`
+ * is answered as an event stream: its progress notifications, then the response.
  *
  * @module
  */
 import type http from "node:http";
 import type { Socket } from "node:net";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../core/registry.ts";
-import { McpConnection } from "../mcp_protocol.ts";
+import { createMcpConnection, parseMessage } from "../mcp_server.ts";
 import type { BearerAuth } from "./auth.ts";
 
 /** Largest request body accepted. */
 export const MAX_MCP_BODY_BYTES = 16 * 1024 * 1024;
 
-/** Serves /mcp requests; one {@linkcode McpConnection} (lease) per TCP connection. */
+type Id = string | number;
+
+/** Where the answer to one request goes: a JSON body, or an event stream that also carries its notifications. */
+interface Pending {
+  respond(message: JSONRPCMessage): void;
+  notify?(message: JSONRPCMessage): void;
+  /** The connection closed first: nothing will answer. */
+  abandon(): void;
+}
+
+/** The SDK transport of one TCP connection: each request body in, its response out. */
+class ConnectionTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #pending = new Map<Id, Pending>();
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage, options?: { relatedRequestId?: Id }): Promise<void> {
+    if (("result" in message || "error" in message) && message.id !== undefined) {
+      const pending = this.#pending.get(message.id);
+      this.#pending.delete(message.id);
+      pending?.respond(message);
+    } else if (options?.relatedRequestId !== undefined) {
+      this.#pending.get(options.relatedRequestId)?.notify?.(message);
+    }
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    for (const pending of this.#pending.values()) pending.abandon();
+    this.#pending.clear();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  /** Hands a message to the server; a request's answer goes to `pending`. */
+  deliver(message: JSONRPCMessage, pending: Pending | null): void {
+    if (pending && "method" in message && "id" in message) this.#pending.set(message.id, pending);
+    this.onmessage?.(message);
+  }
+}
+
+/** Serves /mcp requests; one MCP server (lease) per TCP connection. */
 export class McpHttpHandler {
-  readonly #connections = new Map<Socket, McpConnection>();
+  readonly #connections = new Map<Socket, { transport: ConnectionTransport; lease: string }>();
 
   constructor(readonly registry: ToolRegistry, readonly auth: BearerAuth) {}
 
@@ -39,15 +89,40 @@ export class McpHttpHandler {
       }
       const body = await readBody(req, MAX_MCP_BODY_BYTES);
       if (body === null) return rpcFailure(res, 413, -32600, "Request body larger than 16 MiB", true);
-      const response = await this.#connection(req.socket).handleText(body);
-      if (res.destroyed) return;
-      if (response === null) {
+      const parsed = parseMessage(body);
+      if (parsed !== null && "reply" in parsed) return json(res, 200, parsed.reply);
+      const { transport } = await this.#connection(req.socket);
+      const message = parsed?.message;
+      if (!message || !("method" in message) || !("id" in message)) {
+        if (message) transport.deliver(message, null);
         res.writeHead(202).end();
         return;
       }
-      const json = JSON.stringify(response);
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) });
-      res.end(json);
+      const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta
+        ?.progressToken;
+      const stream = token !== undefined && String(req.headers.accept ?? "").includes("text/event-stream");
+      await new Promise<void>((resolve) => {
+        const event = (m: JSONRPCMessage) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+        transport.deliver(message, {
+          respond(answer) {
+            if (res.headersSent) event(answer), res.end();
+            else json(res, 200, JSON.stringify(answer));
+            resolve();
+          },
+          notify: stream
+            ? (notification) => {
+              if (!res.headersSent) {
+                res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+              }
+              event(notification);
+            }
+            : undefined,
+          abandon() {
+            res.destroy();
+            resolve();
+          },
+        });
+      });
     } catch (error) {
       if (!res.headersSent) rpcFailure(res, 500, -32603, `Internal error: ${(error as Error).message}`);
       else res.destroy();
@@ -59,12 +134,15 @@ export class McpHttpHandler {
     await Promise.all([...this.#connections.keys()].map((socket) => this.#end(socket)));
   }
 
-  #connection(socket: Socket): McpConnection {
+  async #connection(socket: Socket): Promise<{ transport: ConnectionTransport; lease: string }> {
     let connection = this.#connections.get(socket);
     if (!connection) {
-      connection = new McpConnection(this.registry, "mcp_http");
+      const transport = new ConnectionTransport();
+      const mcp = createMcpConnection(this.registry, "mcp_http");
+      connection = { transport, lease: mcp.lease };
       this.#connections.set(socket, connection);
       socket.once("close", () => void this.#end(socket));
+      await mcp.connect(transport);
     }
     return connection;
   }
@@ -73,9 +151,15 @@ export class McpHttpHandler {
     const connection = this.#connections.get(socket);
     if (!connection) return;
     this.#connections.delete(socket);
-    connection.abortAll();
+    // Closing aborts the calls still running on this connection.
+    await connection.transport.close();
     await this.registry.endLease(connection.lease).catch(() => {});
   }
+}
+
+function json(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /** Reads a request body as UTF-8; null when it exceeds `limit` bytes. */
