@@ -12,6 +12,7 @@ import type { Backend } from "../platform/types.ts";
 import { abortedError, endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
+import { HeldInput } from "./input/held_input.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -181,6 +182,9 @@ export class ToolCatalog {
 
 /** The catalog plus the dispatch path, bound to a back end and runtime state. */
 export class ToolRegistry extends ToolCatalog {
+  /** What the core holds down across this back end's channels. */
+  readonly #input: HeldInput;
+
   constructor(
     tools: readonly AnyTool[],
     readonly backend: Backend,
@@ -189,6 +193,7 @@ export class ToolRegistry extends ToolCatalog {
     listingOptions: ListingOptions = {},
   ) {
     super(tools, listingOptions);
+    this.#input = new HeldInput(backend.input);
   }
 
   /** Ends the sessions of a connection lease: the transport's connection closed. */
@@ -300,6 +305,7 @@ export class ToolRegistry extends ToolCatalog {
       const onProgress = options.onProgress;
       const ctx: ToolContext = {
         backend: this.backend,
+        input: this.#input,
         signal,
         progress: (report) => {
           try {

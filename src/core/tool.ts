@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Backend } from "../platform/types.ts";
+import type { HeldInput } from "./input/held_input.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -46,6 +47,11 @@ export interface ProgressReport {
 export interface ToolContext {
   /** The OS back end. */
   readonly backend: Backend;
+  /**
+   * The channel pointers and keyboards with held keys and buttons recorded, to act through
+   * (the back end's `input.pointer`/`keyboard` wrapped; see `src/core/input/held_input.ts`).
+   */
+  readonly input: HeldInput;
   /** Aborted when the caller goes away, cancels the call, or the call times out. */
   readonly signal: AbortSignal;
   /** Tells the caller how far a long call got; does nothing when the caller does not listen. */

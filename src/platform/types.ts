@@ -215,8 +215,11 @@ export interface RawPointer {
    * `signal` aborts and resolves with the number sent.
    */
   wheel(dx: number, dy: number, signal?: AbortSignal): Promise<number | void>;
-  /** Releases every button this pointer holds. */
-  releaseAll(): Promise<void>;
+  /**
+   * Releases every button this pointer holds. Optional: the core records what it pressed
+   * (`src/core/input/held_input.ts`) and releases it with `button(…, false)`.
+   */
+  releaseAll?(): Promise<void>;
   /** Waits until the window system processed everything sent. */
   sync(): Promise<void>;
   /** Where the window system says this pointer is now; null when it cannot tell. */
@@ -232,7 +235,10 @@ export interface OwnedPointer extends RawPointer {
   close(): Promise<void>;
 }
 
-/** A keyboard of one channel. Keys are canonical names or single characters. */
+/**
+ * A keyboard of one channel. Keys are canonical names or single characters. `down` and `up`
+ * are raw; `press` and `typeText` are atomic and leave nothing held.
+ */
 export interface RawKeyboard {
   /** Presses and releases a key with modifiers held (canonical names: ctrl, shift, alt, super). */
   press(key: string, modifiers: readonly string[]): Promise<void>;
@@ -245,8 +251,11 @@ export interface RawKeyboard {
    *   what the keyboard held is released.
    */
   typeText(text: string, delayMs?: number, signal?: AbortSignal): Promise<number>;
-  /** Releases every key and modifier this keyboard still holds. */
-  releaseAll(): Promise<void>;
+  /**
+   * Releases every key and modifier this keyboard still holds. Optional: the core records
+   * what it pressed with `down` and releases it with `up`.
+   */
+  releaseAll?(): Promise<void>;
 }
 
 /** The toolkit of an app, deciding which background routes land. */
@@ -301,8 +310,11 @@ export interface InputBackend {
   windowOnTopAt(windowId: number, point: Point): Promise<boolean>;
   toolkit(pid: number): Promise<Toolkit>;
   observe(): Promise<DesktopObservation>;
-  /** Releases every button and key held on any channel (run after every action, even a failed one). */
-  releaseAll(): Promise<void>;
+  /**
+   * Releases every button and key the back end still holds on any channel. Optional safety
+   * net: the core releases what it pressed after every action, even a failed one.
+   */
+  releaseAll?(): Promise<void>;
   /** Resolves once the app owning the window has processed the input sent so far (bounded wait). */
   appSettled(windowId: number): Promise<void>;
 }

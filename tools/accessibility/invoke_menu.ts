@@ -258,7 +258,7 @@ async function closeMenus(
 ): Promise<boolean> {
   for (let attempt = 0; attempt <= opened.length; attempt++) {
     try {
-      const keyboard = await ctx.backend.input.keyboard("global");
+      const keyboard = await ctx.input.keyboard("global");
       await keyboard.press("Escape", []);
     } catch {
       return false; // no keyboard on this back end: the caller's hint says what to do

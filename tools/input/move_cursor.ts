@@ -57,7 +57,7 @@ async function moveTo(
   const desktop = target.scope === "desktop";
   if (!desktop) await requireBackgroundPointer(ctx, target, [point], "pointer move");
   await cursorApproach(ctx, point, "idle");
-  const pointer = await ctx.backend.input.pointer(desktop ? "global" : "background");
+  const pointer = await ctx.input.pointer(desktop ? "global" : "background");
   await pointer.move(point);
   await pointer.sync();
   const seen = await pointer.position();

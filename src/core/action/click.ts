@@ -81,7 +81,7 @@ export async function performClick(
   );
   if (target.scope === "desktop") {
     const witness = await Witness.observe(ctx, await witnessScope(ctx, target, point));
-    const pointer = await ctx.backend.input.pointer("global");
+    const pointer = await ctx.input.pointer("global");
     await heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, point!, gesture));
     witness.sent();
     cursorPress(ctx);
@@ -109,7 +109,7 @@ export async function performClick(
     let witness: Witness;
     if (mode === "foreground") {
       const at = point ?? await elementCenter(ctx, element!.ref);
-      const pointer = await ctx.backend.input.pointer("global");
+      const pointer = await ctx.input.pointer("global");
       ({ witness } = await witnessedForeground(
         ctx,
         scope,
@@ -173,7 +173,7 @@ async function backgroundClick(
   // 2. Pixel, background: a private pointer where nothing covers the target...
   const onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
   if (onTop && await ctx.backend.input.backgroundAvailable()) {
-    const pointer = await ctx.backend.input.pointer("background");
+    const pointer = await ctx.input.pointer("background");
     await heldModifiers(
       ctx,
       "background",

@@ -36,7 +36,7 @@ export async function performDrag(
   const from = path[0], to = path.at(-1)!;
   const label = `${gesture.button} drag from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`;
   const drag = (channel: "background" | "global") => async () => {
-    const pointer = await ctx.backend.input.pointer(channel);
+    const pointer = await ctx.input.pointer(channel);
     // The agent cursor (when enabled) travels to the end alongside the drag.
     cursorFollow(ctx, to, "drag", gesture.durationMs);
     await dragAlong(pointer, path, gesture.button, gesture.durationMs, ctx.signal);

@@ -185,7 +185,7 @@ async function keysLadder(
 ): Promise<Outcome> {
   if (target.scope === "desktop") {
     const witness = await Witness.observe(ctx, await witnessScope(ctx, target, null));
-    const keyboard = await ctx.backend.input.keyboard("global");
+    const keyboard = await ctx.input.keyboard("global");
     const count = await send(keyboard, input, ctx.signal);
     witness.sent();
     return await judged(witness, {
@@ -215,8 +215,8 @@ async function keysLadder(
 
   const at = focusPoint ?? (element ? await centerOf(ctx, element.ref) : null);
   if (mode === "foreground") {
-    const pointer = await ctx.backend.input.pointer("global");
-    const keyboard = await ctx.backend.input.keyboard("global");
+    const pointer = await ctx.input.pointer("global");
+    const keyboard = await ctx.input.keyboard("global");
     // Read and judged inside the transaction: activating and restoring the window change
     // what it shows by themselves.
     return await ctx.backend.input.withForeground(target.windowId, async () => {
@@ -279,7 +279,7 @@ async function keysLadder(
         },
       );
     }
-    const pointer = await ctx.backend.input.pointer("background");
+    const pointer = await ctx.input.pointer("background");
     await clickAt(pointer, at, FOCUS_CLICK);
     await ctx.backend.input.appSettled(target.windowId);
     await focusArrived(ctx, element?.ref ?? null);
@@ -288,7 +288,7 @@ async function keysLadder(
   const before = await readText(ctx, ref);
   const witness = await Witness.observe(ctx, scope, ref === null ? [] : [ref]);
   const ocr = await ocrFor(ctx, witness, ref, input, target.windowId);
-  const keyboard = await ctx.backend.input.keyboard("background");
+  const keyboard = await ctx.input.keyboard("background");
   // Watched from before the keys, so the read-back wakes on the app's text events.
   const watch = ref !== null && before !== null ? await watchElement(ctx, ref) : null;
   try {

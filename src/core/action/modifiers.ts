@@ -20,13 +20,17 @@ export async function heldModifiers<T>(
   windowId?: number,
 ): Promise<T> {
   if (modifiers.length === 0) return await body();
-  const keyboard = await ctx.backend.input.keyboard(channel);
+  const keyboard = await ctx.input.keyboard(channel);
   const run = async () => {
+    const down: string[] = [];
     try {
-      for (const modifier of modifiers) await keyboard.down(modifier);
+      for (const modifier of modifiers) {
+        down.push(modifier);
+        await keyboard.down(modifier);
+      }
       return await body();
     } finally {
-      await keyboard.releaseAll();
+      for (const modifier of down.reverse()) await keyboard.up(modifier).catch(() => {});
     }
   };
   return channel === "background" && windowId !== undefined

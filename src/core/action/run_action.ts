@@ -15,7 +15,7 @@ export async function runAction(ctx: ToolContext, act: () => Promise<Outcome>): 
     try {
       return actionResult(await act());
     } finally {
-      await ctx.backend.input.releaseAll().catch(() => {});
+      await ctx.input.releaseAll().catch(() => {});
     }
   }, ctx.signal);
 }

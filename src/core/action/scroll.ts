@@ -70,7 +70,7 @@ export async function performScroll(
   );
   if (target.scope === "desktop") {
     const witness = await Witness.observe(ctx, await witnessScope(ctx, target, point));
-    const pointer = await ctx.backend.input.pointer("global");
+    const pointer = await ctx.input.pointer("global");
     await pointer.move(point!);
     stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();
@@ -99,7 +99,7 @@ export async function performScroll(
     ? await probeElement(ctx, element)
     : await probeAt(ctx, target.windowId, at, dy !== 0 ? "vertical" : "horizontal");
   const wheel = async (channel: "background" | "global") => {
-    const pointer = await ctx.backend.input.pointer(channel);
+    const pointer = await ctx.input.pointer(channel);
     await pointer.move(at);
     stopIfAborted(ctx, await pointer.wheel(dx, dy, ctx.signal), count);
     await pointer.sync();

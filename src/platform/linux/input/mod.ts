@@ -148,7 +148,7 @@ export class X11Input implements InputBackend {
     const devices = this.#devices;
     if (!devices || !devices.conn.alive) return;
     for (const pointer of Object.values(devices.pointers)) await pointer?.releaseAll();
-    for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll();
+    for (const keyboard of Object.values(devices.keyboards)) await keyboard?.releaseAll?.();
     await this.#park();
     // A hover stays where it was put, under an empty device cursor; cursors show again.
     devices.guard?.settle();
