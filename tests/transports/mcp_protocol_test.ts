@@ -17,7 +17,8 @@ import { FakeBackend } from "../../src/platform/fake/mod.ts";
 import { serveMcpStdio } from "../../src/transports/mcp_stdio.ts";
 import { allTools } from "../../tools/mod.ts";
 
-type Json = Record<string, any>; // deno-lint-ignore no-explicit-any
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
 
 /** A served connection: lines in, lines out. */
 function serve() {
