@@ -82,8 +82,12 @@ export default defineTool({
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
   capabilities: ["desktop.read.geometry"],
-  // Matches the grant of the pointer and screen readers it stands for.
-  authorizeAs: () => ({ tool: "get_cursor_position", args: {} }),
+  // The grant of the reader it stands for: the pointer (and focus) are get_cursor_position's,
+  // displays and window geometry get_screen_size's (ListDisplays stands for get_screen_size).
+  authorizeAs: (args) => ({
+    tool: args.cursor || args.observe ? "get_cursor_position" : "get_screen_size",
+    args: {},
+  }),
   async run(ctx, args) {
     const { backend, state } = ctx;
     const out: Record<string, unknown> = {};
