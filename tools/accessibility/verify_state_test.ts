@@ -49,7 +49,6 @@ function kitWith(next: () => AxTree) {
 
 Deno.test("verify_state tool is satisfied once every predicate held for stable_samples samples", async () => {
   const kit = kitWith(() => app(1, true));
-  const started = performance.now();
   const result = await kit.call("verify_state", {
     ...target,
     expect: [
@@ -64,7 +63,6 @@ Deno.test("verify_state tool is satisfied once every predicate held for stable_s
   assert.equal(out.status, "satisfied", textOf(result));
   assert.equal(out.stable, true);
   assert.equal(out.samples, 2);
-  assert.ok(performance.now() - started < 1000);
   const predicates = out.predicates as { status: string; unknown_reason: unknown; observed_json: string }[];
   assert.deepEqual(predicates.map((p) => p.status), ["satisfied", "satisfied", "satisfied", "satisfied"]);
   assert.equal(JSON.parse(predicates[0].observed_json).value, "counter=1");

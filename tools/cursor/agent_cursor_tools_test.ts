@@ -38,9 +38,11 @@ Deno.test("agent cursor tools: an enabled cursor glides to a click (waiting at m
   // Pixel (100, 100) of the half-size screenshot of the window at (100, 100) is screen (300, 300).
   assert.deepEqual(state.position, { x: 300, y: 300 });
   assert.equal((state.visual_state as { requested_action: string }).requested_action, "click");
-  await new Promise((resolve) => setTimeout(resolve, 250));
-  const pulses = frames().map((e) => e.kind === "draw" ? e.frame.pulse : 0);
-  assert.ok(pulses.some((p) => p > 0), "the click pulsed");
+  const pulsed = () => frames().some((e) => e.kind === "draw" && e.frame.pulse > 0);
+  for (const deadline = Date.now() + 5_000; !pulsed() && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(pulsed(), "the click pulsed");
   const ended = await kit.call("end_session", { session: "ac" });
   assert.equal(ended.isError, undefined);
   assert.equal(kit.fake.agentCursor.events.at(-1)?.kind, "remove", "end_session removed the overlay");
