@@ -87,7 +87,8 @@ const ATSPI_ROLE_NAMES = [
 export const NEUTRAL_CONTENT: readonly ContentRule[] = [
   {
     name: "no-proc",
-    pattern: /["'`]\/proc\b/,
+    // A path into /proc (a process's files); naming the root in a deny-list of pseudo file systems is not a read.
+    pattern: /["'`]\/proc\//,
     why: "reads /proc: ask the back end (SystemBackend, AppBackend)",
   },
   {

@@ -64,7 +64,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     config,
     permissions.mode,
     permissions.grants,
-    createLaunchPolicy(permissions),
+    createLaunchPolicy(permissions, (name) => backend.system.resolveProgram?.(name) ?? null),
     createResourceScope(permissions),
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;

@@ -63,6 +63,17 @@ export interface ProcessHandle {
   stop(kind: StopKind): void;
 }
 
+/** A program file, identified by its real path and its inode. */
+export interface ResolvedProgram {
+  /** The path as found (on the search path, or the caller's path made absolute). */
+  readonly path: string;
+  /** The same file with every symlink resolved. */
+  readonly realPath: string;
+  /** Device and inode of the real file: two names of one file compare equal. */
+  readonly dev: number;
+  readonly ino: number;
+}
+
 /** A byte stream to a local peer: a Unix domain socket, a Windows named pipe. `Deno.Conn` fits. */
 export interface LocalConnection {
   read(buffer: Uint8Array): Promise<number | null>;
@@ -174,6 +185,13 @@ export interface SystemBackend {
    * @throws {DriverError} `launch_failed` when it cannot be started.
    */
   spawn(argv: readonly string[], options?: SpawnOptions): Promise<ProcessHandle>;
+  /**
+   * The real file a program name runs (every symlink resolved, with its device and inode),
+   * looked up the way the OS's exec does; null when nothing executable answers to it. For
+   * comparing programs by identity (bounded mode). Optional: without it, a bare name matches
+   * by the real file's base name only.
+   */
+  resolveProgram?(name: string): ResolvedProgram | null;
   /** The executable file of a running process (for bounded mode), or null when unknown. */
   processExecutable(pid: number): Promise<string | null>;
   /** A running process's argv, or null when it is gone or unreadable. */

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { systemFor } from "../../src/platform/mod.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DaemonClient } from "../../src/transports/daemon_client.ts";
@@ -115,7 +116,7 @@ export async function startAllTransports(flags: string[]): Promise<AllTransports
     }),
   );
   const grpc: GrpcNodeClient = await startGrpcNodeClient(`127.0.0.1:${port}`, TOKEN);
-  const daemon = await DaemonClient.connect(socket);
+  const daemon = await DaemonClient.connect(systemFor().sockets, socket);
 
   const transports: Transport[] = [
     {

@@ -81,11 +81,12 @@ async function checkManifest(
         hint: "the manifest's resources section lists what bounded mode may touch",
       },
     );
+  const resolve = (name: string) => system.resolveProgram?.(name) ?? null;
   for (const pid of targetedPids(args)) {
     const exe = await system.processExecutable(pid);
     const app = exe === null
       ? undefined
-      : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe));
+      : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe, resolve));
     if (!app || !app.windows) throw outside(`process ${pid}${exe ? ` (${exe})` : ""}`);
     if (tool.name === "kill_app" && !app.terminate) throw outside(`terminating process ${pid}`);
   }

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import type { LaunchProgram } from "../../platform/types.ts";
+import type { LaunchProgram, ResolvedProgram } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
-import { isProgramPath, resolveProgram, sameProgram } from "../program_path.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
 
@@ -23,10 +22,18 @@ export const allowAnyProgram: LaunchPolicy = () => {};
  * path (an app bundle directory too), a bare name by the file it resolves to on PATH (and,
  * when it resolves to nothing, by the real file's basename).
  */
-export function executableMatches(executable: string, realPath: string, dev = 0, ino = 0): boolean {
-  const wanted = resolveProgram(executable);
-  if (wanted !== null) return sameProgram(wanted, { path: realPath, realPath, dev, ino });
-  if (isProgramPath(executable)) {
+export function executableMatches(
+  executable: string,
+  realPath: string,
+  resolve: ProgramResolver,
+  dev = 0,
+  ino = 0,
+): boolean {
+  const wanted = resolve(executable);
+  if (wanted !== null) {
+    return wanted.realPath === realPath || (wanted.ino !== 0 && wanted.dev === dev && wanted.ino === ino);
+  }
+  if (/[\\/]/.test(executable)) {
     try {
       return Deno.realPathSync(executable) === realPath;
     } catch {
@@ -41,13 +48,24 @@ function launchable(manifest: CapabilityManifest): string[] {
   return manifest.resources.apps.filter((a) => a.launch && a.executable).map((a) => a.executable!);
 }
 
+/** The OS's program resolution (`SystemBackend.resolveProgram`), or a resolver that finds nothing. */
+export type ProgramResolver = (name: string) => ResolvedProgram | null;
+
+/** A resolver for an OS that does not say which file a name runs. */
+export const resolvesNothing: ProgramResolver = () => null;
+
 /** Builds the launch check for a permission configuration. */
-export function createLaunchPolicy(config: PermissionConfig): LaunchPolicy {
+export function createLaunchPolicy(
+  config: PermissionConfig,
+  resolve: ProgramResolver = resolvesNothing,
+): LaunchPolicy {
   if (config.mode !== "bounded" || !config.manifest) return allowAnyProgram;
   const allowed = launchable(config.manifest);
   return (program) => {
     if (
-      allowed.some((executable) => executableMatches(executable, program.realPath, program.dev, program.ino))
+      allowed.some((executable) =>
+        executableMatches(executable, program.realPath, resolve, program.dev, program.ino)
+      )
     ) {
       return;
     }

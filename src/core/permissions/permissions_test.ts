@@ -206,15 +206,18 @@ resources:
       approveManifest: true,
       env: noEnv,
     });
-    const check = createLaunchPolicy(config);
-    assert.equal(refusal(() => check(program("/bin/sleep", ["5"]))), "allowed");
-    assert.equal(refusal(() => check(program("/usr/bin/sleep"))), "allowed");
+    const check = createLaunchPolicy(config, (name) => system.resolveProgram!(name));
+    assert.equal(await refusal(() => check(program("/bin/sleep", ["5"]))), "allowed");
+    assert.equal(await refusal(() => check(program("/usr/bin/sleep"))), "allowed");
     for (const other of ["/bin/sh", `${dir}/sleep`, `${dir}/sleep-copy`, "/bin/true"]) {
-      assert.equal(refusal(() => check(program(other))), "bounded_resource_outside_manifest", other);
+      assert.equal(await refusal(() => check(program(other))), "bounded_resource_outside_manifest", other);
     }
-    const standard = createLaunchPolicy(await resolvePermissions({ env: noEnv }));
+    const standard = createLaunchPolicy(
+      await resolvePermissions({ env: noEnv }),
+      (name) => system.resolveProgram!(name),
+    );
     assert.equal(
-      refusal(() => standard(program("/bin/sh"))),
+      await refusal(() => standard(program("/bin/sh"))),
       "allowed",
       "the launch guard, not this, refuses sh",
     );
@@ -244,20 +247,25 @@ resources:
 `);
     const authorize = createAuthorizer(
       await resolvePermissions({ mode: "bounded", manifestPath: path, approveManifest: true, env: noEnv }),
+      system,
     );
     const write = (file: string) =>
       refusal(() => authorize(tool("get_window_state", "r3"), { screenshot_out_file: file }, session));
-    assert.equal(write(`${root}/allowed/new.png`), "allowed");
-    assert.equal(write(`${root}/allowed/sub/new.png`), "allowed");
-    assert.equal(write(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
-    assert.equal(write(`${root}/allowed/dirlink/new.png`), "bounded_resource_outside_manifest");
-    assert.equal(write(`${root}/allowed/../outside/new.png`), "bounded_resource_outside_manifest");
-    assert.equal(write("/proc/self/fd/1"), "bounded_resource_outside_manifest");
+    assert.equal(await write(`${root}/allowed/new.png`), "allowed");
+    assert.equal(await write(`${root}/allowed/sub/new.png`), "allowed");
+    assert.equal(await write(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
+    assert.equal(await write(`${root}/allowed/dirlink/new.png`), "bounded_resource_outside_manifest");
+    assert.equal(await write(`${root}/allowed/../outside/new.png`), "bounded_resource_outside_manifest");
+    assert.equal(await write("/proc/self/fd/1"), "bounded_resource_outside_manifest");
     const read = (file: string) =>
       refusal(() => authorize(tool("clipboard_write"), { image_path: file }, session));
-    assert.equal(read(`${root}/allowed/a.png`), "allowed");
-    assert.equal(read(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
-    assert.equal(read(`${root}/allowed/sub/a.png`), "bounded_resource_outside_manifest", "not recursive");
+    assert.equal(await read(`${root}/allowed/a.png`), "allowed");
+    assert.equal(await read(`${root}/allowed/link.png`), "bounded_resource_outside_manifest");
+    assert.equal(
+      await read(`${root}/allowed/sub/a.png`),
+      "bounded_resource_outside_manifest",
+      "not recursive",
+    );
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

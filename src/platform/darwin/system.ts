@@ -8,6 +8,7 @@
 import { join, normalize } from "node:path";
 import { ClockId, Sysctl } from "../../../ffi/darwin/libsystem.ts";
 import { findExecutable } from "../posix/find_executable.ts";
+import { resolveProgram } from "../posix/program_path.ts";
 import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
 import { posixRun, posixSpawn } from "../posix/process.ts";
 import { UnixSockets } from "../posix/unix_sockets.ts";
@@ -123,6 +124,7 @@ export async function findExecutableDarwin(
 export function createDarwinSystem(ctx: DarwinContext): SystemBackend {
   return {
     findExecutable: (name, searchPath) => findExecutableDarwin(name, searchPath),
+    resolveProgram: (name) => resolveProgram(name),
     run: posixRun,
     spawn: posixSpawn,
     processExecutable: (pid) => Promise.resolve(processPath(ctx, pid)),

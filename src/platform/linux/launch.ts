@@ -8,7 +8,7 @@
  * @module
  */
 import { DriverError } from "../../core/errors.ts";
-import { type ResolvedProgram, resolveProgram } from "../../core/program_path.ts";
+import { type ResolvedProgram, resolveProgram } from "../posix/program_path.ts";
 import { readCallerFile } from "../../core/safe_files.ts";
 import type { LaunchProgram, LaunchRequest, LaunchResult } from "../types.ts";
 import { ACCESSIBILITY_ENV } from "./a11y_env.ts";

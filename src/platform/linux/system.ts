@@ -6,6 +6,7 @@
  */
 import { normalize } from "../../core/file_paths.ts";
 import { findExecutable } from "../posix/find_executable.ts";
+import { resolveProgram } from "../posix/program_path.ts";
 import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
 import { posixRun, posixSpawn } from "../posix/process.ts";
 import { posixCacheDir, UnixSockets } from "../posix/unix_sockets.ts";
@@ -17,6 +18,7 @@ import { monotonicMs, ownsTcpListener, processCommandLine, processExecutable } f
 export function createLinuxSystem(): SystemBackend {
   return {
     findExecutable,
+    resolveProgram: (name) => resolveProgram(name),
     run: posixRun,
     spawn: posixSpawn,
     processExecutable: (pid) => processExecutable(pid),

@@ -5,7 +5,7 @@
  * @module
  */
 import { DriverError } from "../../core/errors.ts";
-import { type ResolvedProgram, resolveProgram } from "../../core/program_path.ts";
+import { type ResolvedProgram, resolveProgram } from "../posix/program_path.ts";
 import { joinCommandLine } from "./command_line.ts";
 
 /** How long to watch xdg-open for a fast failure (matches cua-driver's 1.5 s watch). */

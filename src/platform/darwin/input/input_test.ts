@@ -175,7 +175,7 @@ Deno.test("darwin releaseAll leaves extra pointers holding their buttons until c
   const extra = await mac.backend.input.extraPointer();
   await extra.move(CHECKBOX);
   await extra.button("left", true);
-  await mac.backend.input.releaseAll(); // what the core runs after every action
+  await mac.backend.input.releaseAll?.(); // what the core runs after every action
   assert.ok(!mac.fake.world.events.some((e) => e.type === 2), "mouse_button_down's button is still held");
   await extra.close();
   assert.equal(mac.fake.world.events.at(-1)!.type, 2);

@@ -6,18 +6,8 @@
  *
  * @module
  */
-import { delimiter, isAbsolute, resolve, sep } from "./file_paths.ts";
-
-/** A program file, identified by its real path and its inode. */
-export interface ResolvedProgram {
-  /** The path as found (on PATH, or the caller's path made absolute). */
-  readonly path: string;
-  /** The same file with every symlink resolved. */
-  readonly realPath: string;
-  /** Device and inode of the real file: two names of one file compare equal. */
-  readonly dev: number;
-  readonly ino: number;
-}
+import type { ResolvedProgram } from "../types.ts";
+import { delimiter, isAbsolute, resolve, sep } from "../../core/file_paths.ts";
 
 /** Where to look. */
 export interface ProgramLookup {
@@ -83,3 +73,5 @@ export function resolveProgram(name: string, lookup: ProgramLookup = {}): Resolv
 export function sameProgram(a: ResolvedProgram, b: ResolvedProgram): boolean {
   return a.realPath === b.realPath || (a.ino !== 0 && a.dev === b.dev && a.ino === b.ino);
 }
+
+export type { ResolvedProgram };
