@@ -86,7 +86,10 @@ const goals: Goal[] = [];
     await measure(
       "agent-cursor glide of 160 ms",
       160 + 4 * FRAME_MS,
-      () => cursor.moveTo((far = !far) ? { x: 500, y: 300 } : { x: 100, y: 100 }, "drag"),
+      () => {
+        far = !far;
+        return cursor.moveTo(far ? { x: 500, y: 300 } : { x: 100, y: 100 }, "drag");
+      },
     ),
   );
   cursor.dispose();
