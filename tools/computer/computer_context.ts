@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { ok } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { defineTool } from "../../src/core/tool.ts";
 import type { WindowInfo } from "../../src/platform/types.ts";
 import { sessionParam } from "../_shared/params.ts";
 
@@ -31,7 +31,7 @@ export default defineTool({
   name: "computer_context",
   title: "Computer context",
   description: "Reads what ComputerService input needs: a window by id, the active window, displays, the " +
-    "pointer, focus and stacking, a screenshot's geometry; can register a 1:1 capture of a window's frame.",
+    "pointer, focus and stacking, a screenshot's geometry.",
   group: "screen",
   listed: false,
   input: z.strictObject({
@@ -41,9 +41,6 @@ export default defineTool({
     cursor: z.boolean().optional(),
     observe: z.boolean().optional(),
     screenshot_id: z.string().optional(),
-    identity_capture: z.boolean().optional().describe(
-      "Registers (or reuses) a capture of window_id whose pixels are its points",
-    ),
     session: sessionParam,
   }),
   output: z.object({
@@ -77,7 +74,6 @@ export default defineTool({
       image_width: z.number(),
       image_height: z.number(),
     }).nullable().optional(),
-    identity_capture_id: z.string().optional(),
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   risk: "r0",
@@ -138,27 +134,6 @@ export default defineTool({
         }
         : null;
     }
-    if (args.identity_capture && target) out.identity_capture_id = identityCapture(ctx, target);
     return ok(out, "computer context");
   },
 });
-
-/** The session's latest capture of the window when it maps pixels 1:1 to its current frame, else a new one. */
-function identityCapture(ctx: ToolContext, w: WindowInfo): string {
-  const b = w.bounds;
-  const latest = ctx.state.captures.latestForWindow(ctx.session.id, w.windowId);
-  const same = latest !== undefined && latest.imageWidth === b.width && latest.imageHeight === b.height &&
-    latest.bounds.x === b.x && latest.bounds.y === b.y && latest.bounds.width === b.width &&
-    latest.bounds.height === b.height && latest.windowOrigin?.x === b.x && latest.windowOrigin?.y === b.y;
-  if (same) return latest.id;
-  return ctx.state.captures.register({
-    kind: "window",
-    windowId: w.windowId,
-    displayId: "",
-    bounds: { ...b },
-    windowOrigin: { x: b.x, y: b.y },
-    imageWidth: b.width,
-    imageHeight: b.height,
-    sessionId: ctx.session.id,
-  }).id;
-}

@@ -154,8 +154,3 @@ export async function readScreenshot(scope: InputScope, id: string): Promise<Scr
     imageHeight: row.image_height,
   };
 }
-
-/** Makes the session's latest capture of the window map its pixels 1:1 to the window's current frame. */
-export async function registerIdentityCapture(scope: InputScope, windowId: number): Promise<void> {
-  await context(scope, { window_id: windowId, identity_capture: true });
-}

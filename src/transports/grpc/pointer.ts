@@ -14,7 +14,7 @@ import { type ConversionContext, toScreen } from "./coordinates.ts";
 import { deliver, type DeliveryMode, deliveryPlan, type InputScope, type ToolCall } from "./delivery.ts";
 import { durationMs } from "./driver_service.ts";
 import { invalid, unsupported } from "./errors.ts";
-import { readCursor, registerIdentityCapture } from "./geometry.ts";
+import { readCursor } from "./geometry.ts";
 import type { Point as ProtoPoint } from "./gen/cua/env/v1/common_pb.ts";
 import {
   MouseButton,
