@@ -146,7 +146,7 @@ export const RULES: readonly FolderRule[] = [
     name: "platform-selector",
     applies: (f) => f === "src/platform/mod.ts",
     mayImport: (_f, to) =>
-      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/mod\.ts$/.test(to) ||
+      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/(mod|system)\.ts$/.test(to) ||
       to === "src/platform/unsupported.ts",
     packages: /^$/,
   },
@@ -229,6 +229,9 @@ export function contentViolations(file: string, text: string): { rule: string; m
   const out: { rule: string; match: string }[] = [];
   for (const content of rule?.content ?? []) {
     if (content.name === "dlopen-in-open" && file === "ffi/_open.ts") continue;
+    // Path syntax, not OS work: file_paths.ts stands in for node:path (whose import loads
+    // Deno's Node layer on a one-shot CLI call) and needs the host's separator as node:path does.
+    if (content.name === "no-build-os" && file === "src/core/file_paths.ts") continue;
     const code = stripComments(text);
     const match = content.pattern.exec(code);
     if (match) out.push({ rule: `${rule!.name}/${content.name}: ${content.why}`, match: match[0] });

@@ -41,7 +41,9 @@ function failures(output: string): string[] {
   // deno-lint-ignore no-control-regex
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
   const section = plain.split(/^ FAILURES\s*$/m)[1] ?? "";
-  return section.split("\n").filter((line) => line.includes(" => ")).map((line) => line.split(" => ")[0].trim());
+  return section.split("\n").filter((line) => line.includes(" => ")).map((line) =>
+    line.split(" => ")[0].trim()
+  );
 }
 
 const burners = Array.from({ length: burnerCount }, startBurner);
@@ -81,7 +83,8 @@ try {
 }
 
 const passes = results.filter((r) => r.passed).length;
-const line = `${new Date().toISOString()}: ${passes}/${results.length} runs of scripts/test.ts ${extra.join(" ")}` +
+const line =
+  `${new Date().toISOString()}: ${passes}/${results.length} runs of scripts/test.ts ${extra.join(" ")}` +
   ` passed with ${burnerCount} CPU burners; seconds per run ${results.map((r) => r.seconds).join(", ")}` +
   (results.some((r) => r.failed.length)
     ? `; failed: ${[...new Set(results.flatMap((r) => r.failed))].join("; ")}`

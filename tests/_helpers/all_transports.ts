@@ -116,7 +116,7 @@ export async function startAllTransports(flags: string[]): Promise<AllTransports
     }),
   );
   const grpc: GrpcNodeClient = await startGrpcNodeClient(`127.0.0.1:${port}`, TOKEN);
-  const daemon = await DaemonClient.connect(systemFor().sockets, socket);
+  const daemon = await DaemonClient.connect((await systemFor()).sockets, socket);
 
   const transports: Transport[] = [
     {

@@ -4,7 +4,7 @@ import { DriverError } from "../errors.ts";
 import { systemFor } from "../../platform/mod.ts";
 import { checkDownloadRoot, checkUploadFiles } from "./paths.ts";
 
-const system = systemFor("linux");
+const system = await systemFor("linux");
 
 async function reason(promise: Promise<unknown>): Promise<string> {
   try {

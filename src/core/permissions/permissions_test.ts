@@ -39,7 +39,7 @@ async function refusal(fn: () => unknown): Promise<string> {
   return "allowed";
 }
 
-const system = systemFor("linux");
+const system = await systemFor("linux");
 
 /** Waits until a freshly spawned child has exec'd its program (until then /proc shows the parent's). */
 async function execOf(pid: number, program: string): Promise<void> {
