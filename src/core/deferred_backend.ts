@@ -95,6 +95,9 @@ export function deferredBackend(options: DeferredBackendOptions): Backend {
       return real ? real.perception : part("perception") as Backend["perception"];
     },
     async ready() {
+      // An attempt already in flight may have begun before the desktop appeared (a part read
+      // in the background): this call waits for it, and makes its own attempt if it failed.
+      if (starting) await starting.catch(() => {});
       await attempt();
     },
     async permissions(): Promise<PermissionCheck[]> {
