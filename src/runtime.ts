@@ -65,7 +65,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     permissions.mode,
     permissions.grants,
     createLaunchPolicy(permissions, (name) => backend.system.resolveProgram?.(name) ?? null),
-    createResourceScope(permissions),
+    createResourceScope(permissions, backend.system),
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
   const registry = new ToolRegistry(

@@ -194,6 +194,11 @@ export interface SystemBackend {
   resolveProgram?(name: string): ResolvedProgram | null;
   /** The executable file of a running process (for bounded mode), or null when unknown. */
   processExecutable(pid: number): Promise<string | null>;
+  /**
+   * The same, synchronously, for filters over many processes (bounded mode's resource
+   * scope). Optional: without it, bounded mode sees no process.
+   */
+  processExecutableSync?(pid: number): string | null;
   /** A running process's argv, or null when it is gone or unreadable. */
   processCommandLine(pid: number): Promise<string[] | null>;
   /**

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startRuntime } from "../../src/runtime.ts";
+import { systemFor } from "../../src/platform/mod.ts";
 import { DaemonClient } from "../../src/transports/daemon_client.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
@@ -217,7 +218,7 @@ Deno.test({
           void (async () => {
             while (!(await reader.read()).done) { /* drain */ }
           })();
-          const client = await DaemonClient.connect(socket);
+          const client = await DaemonClient.connect((await systemFor()).sockets, socket);
           const { app, scale } = await fresh(
             "Daemon gone",
             (args) => client.call("get_window_state", args, { lease: "d", transport: "daemon" }),

@@ -13,7 +13,6 @@ import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
 import { executableMatches } from "./launch_policy.ts";
-import { executableOf } from "./resource_scope.ts";
 
 const RISK_CLASSES = new Set(["r0", "r1", "r2", "r3"]);
 /** Arguments that name a file the driver writes. */

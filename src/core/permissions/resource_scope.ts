@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolveProgram } from "../program_path.ts";
+import type { SystemBackend } from "../../platform/types.ts";
 import type { PermissionConfig } from "./config.ts";
 import { executableMatches } from "./launch_policy.ts";
 
@@ -27,31 +27,30 @@ export const UNBOUNDED_SCOPE: ResourceScope = {
   allowsProgram: () => true,
 };
 
-/** The real path of a process's executable, or null when it cannot be read (gone, another user's). */
-export function executableOf(pid: number): string | null {
-  try {
-    return Deno.readLinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return null;
-  }
-}
-
-/** Builds the scope of a permission configuration. */
-export function createResourceScope(config: PermissionConfig): ResourceScope {
+/**
+ * Builds the scope of a permission configuration; `system` reads a process's executable and
+ * resolves program names as the OS does.
+ */
+export function createResourceScope(
+  config: PermissionConfig,
+  system: Pick<SystemBackend, "processExecutableSync" | "resolveProgram">,
+): ResourceScope {
   if (config.mode !== "bounded" || !config.manifest) return UNBOUNDED_SCOPE;
   const visible = config.manifest.resources.apps.filter((a) => a.windows && a.executable).map((a) =>
     a.executable!
   );
-  const matches = (realPath: string) => visible.some((executable) => executableMatches(executable, realPath));
+  const resolve = (name: string) => system.resolveProgram?.(name) ?? null;
+  const matches = (realPath: string) =>
+    visible.some((executable) => executableMatches(executable, realPath, resolve));
   return {
     bounded: true,
     allowsPid(pid) {
       if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
-      const exe = executableOf(pid);
+      const exe = system.processExecutableSync?.(pid) ?? null;
       return exe !== null && matches(exe);
     },
     allowsProgram(program) {
-      const resolved = resolveProgram(program.trim());
+      const resolved = resolve(program.trim());
       return resolved !== null && matches(resolved.realPath);
     },
   };

@@ -15,6 +15,15 @@ export async function processExecutable(pid: number, root: string = PROC_ROOT): 
   }
 }
 
+/** {@linkcode processExecutable}, synchronously. */
+export function processExecutableSync(pid: number, root: string = PROC_ROOT): string | null {
+  try {
+    return Deno.readLinkSync(`${root}/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * argv of a process, or null when it is gone or unreadable. Chromium rewrites its process
  * title so that the whole command line becomes one space-joined string; that is split again.

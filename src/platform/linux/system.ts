@@ -12,7 +12,13 @@ import { posixRun, posixSpawn } from "../posix/process.ts";
 import { posixCacheDir, UnixSockets } from "../posix/unix_sockets.ts";
 import type { SystemBackend } from "../types.ts";
 import { linuxPackages } from "./packages.ts";
-import { monotonicMs, ownsTcpListener, processCommandLine, processExecutable } from "./processes.ts";
+import {
+  monotonicMs,
+  ownsTcpListener,
+  processCommandLine,
+  processExecutable,
+  processExecutableSync,
+} from "./processes.ts";
 
 /** Creates the Linux system facility. Opens nothing: usable without a desktop. */
 export function createLinuxSystem(): SystemBackend {
@@ -22,6 +28,7 @@ export function createLinuxSystem(): SystemBackend {
     run: posixRun,
     spawn: posixSpawn,
     processExecutable: (pid) => processExecutable(pid),
+    processExecutableSync: (pid) => processExecutableSync(pid),
     processCommandLine: (pid) => processCommandLine(pid),
     ownsTcpListener: (pid, port) => ownsTcpListener(pid, port),
     isElevated: () => Deno.uid() === 0,
