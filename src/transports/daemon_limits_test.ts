@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ToolRegistry } from "../core/registry.ts";
 import { RuntimeState } from "../core/runtime_state.ts";
 import { FakeBackend } from "../platform/fake/mod.ts";
+import { systemFor } from "../platform/mod.ts";
 import { allTools } from "../../tools/mod.ts";
 import { DaemonClient } from "./daemon_client.ts";
 import { serveDaemon } from "./daemon_server.ts";
@@ -15,9 +16,10 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "cua-daemon-limits-" });
     const registry = new ToolRegistry(allTools, new FakeBackend(), new RuntimeState());
-    const daemon = await serveDaemon(registry, { socketPath: `${dir}/d.sock` });
+    const { sockets } = await systemFor();
+    const daemon = await serveDaemon(registry, { socketPath: `${dir}/d.sock`, sockets });
     const conn = await Deno.connect({ transport: "unix", path: `${dir}/d.sock` });
-    const other = await DaemonClient.connect(`${dir}/d.sock`);
+    const other = await DaemonClient.connect(sockets, `${dir}/d.sock`);
     try {
       const writer = conn.writable.getWriter();
       // An endless line, then a real request on the same connection.

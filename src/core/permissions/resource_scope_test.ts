@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { FakeBackend } from "../../platform/fake/mod.ts";
+import { systemFor } from "../../platform/mod.ts";
 import type { WindowInfo } from "../../platform/types.ts";
 import { ToolRegistry } from "../registry.ts";
 import { RuntimeState } from "../runtime_state.ts";
@@ -56,7 +57,7 @@ resources:
       "bounded",
       new Set(),
       undefined,
-      createResourceScope(permissions),
+      createResourceScope(permissions, await systemFor("linux")),
     );
     const registry = new ToolRegistry(allTools, backend, state);
     const call = async (name: string) => {
