@@ -44,7 +44,7 @@ export class HeldInput {
       const held = this.#of(channel);
       tracked = {
         move: (point) => raw.move(point),
-        wheel: (dx, dy) => raw.wheel(dx, dy),
+        wheel: (dx, dy, signal) => raw.wheel(dx, dy, signal),
         sync: () => raw.sync(),
         position: () => raw.position(),
         async button(button, down) {
@@ -70,7 +70,7 @@ export class HeldInput {
       const held = this.#of(channel);
       tracked = {
         press: (key, modifiers) => raw.press(key, modifiers),
-        typeText: (text, delayMs) => raw.typeText(text, delayMs),
+        typeText: (text, delayMs, signal) => raw.typeText(text, delayMs, signal),
         async down(key) {
           // Recorded first: a down that fails halfway may have pressed something.
           if (!held.keys.includes(key)) held.keys.push(key);
