@@ -14,6 +14,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { systemFor } from "../src/platform/mod.ts";
 import { DaemonClient } from "../src/transports/daemon_client.ts";
 import { ComputerService } from "../src/transports/grpc/gen/cua/env/v1/computer_pb.ts";
 import { DriverService } from "../src/transports/grpc/gen/cua/env/v1/driver_pb.ts";
@@ -104,7 +105,7 @@ const grpcCall: Call = async (name, args) => {
   const result = await driverService.callTool({ name, argumentsJson: JSON.stringify(args) });
   return { isError: result.isError, structuredContent: JSON.parse(result.structuredJson || "{}") };
 };
-const socketClient = await DaemonClient.connect(socket);
+const socketClient = await DaemonClient.connect((await systemFor()).sockets, socket);
 const socketCall: Call = (name, args) =>
   socketClient.call(name, args, { lease: "soak", transport: "daemon" });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ToolRegistry } from "../core/registry.ts";
 import { RuntimeState } from "../core/runtime_state.ts";
 import { FakeBackend } from "../platform/fake/mod.ts";
+import { systemFor } from "../platform/mod.ts";
 import { allTools } from "../../tools/mod.ts";
 import { DaemonClient } from "./daemon_client.ts";
 import { serveDaemon } from "./daemon_server.ts";
@@ -13,9 +14,13 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "cua-daemon-health-" });
     const socketPath = `${dir}/custom.sock`;
-    const registry = new ToolRegistry(allTools, new FakeBackend(), new RuntimeState());
-    const daemon = await serveDaemon(registry, { socketPath });
-    const client = await DaemonClient.connect(socketPath);
+    const { sockets } = await systemFor();
+    // The fake desktop, with this OS's real local sockets (the probe connects to the daemon).
+    const backend = new FakeBackend();
+    Object.defineProperty(backend.system, "sockets", { value: sockets });
+    const registry = new ToolRegistry(allTools, backend, new RuntimeState());
+    const daemon = await serveDaemon(registry, { socketPath, sockets });
+    const client = await DaemonClient.connect(sockets, socketPath);
     try {
       const result = await client.call("health_report", { include: ["daemon"] }, {
         lease: "health",

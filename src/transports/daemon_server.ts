@@ -66,7 +66,13 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
   const close = () =>
     closing ??= (async () => {
       listener.close();
-      for (const conn of connections) conn.close();
+      for (const conn of connections) {
+        try {
+          conn.close();
+        } catch {
+          // Already closed.
+        }
+      }
       await Deno.remove(pidFile).catch(() => {});
       setServedSocket(null);
       resolveFinished();
