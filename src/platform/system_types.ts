@@ -109,6 +109,11 @@ export interface LocalSockets {
   connect(address: string): Promise<LocalConnection>;
   /** True when an endpoint exists at `address` (it may still be stale). */
   exists(address: string): boolean;
+  /**
+   * Where the daemon listening at `address` records its pid, when that is not a file beside the
+   * socket (`<address without .sock>.pid`): a named pipe is no directory entry to put one beside.
+   */
+  pidFile?(address: string): string;
 }
 
 /** What a package installation would run (install_ffmpeg, install_extension). */

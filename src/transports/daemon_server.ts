@@ -55,7 +55,7 @@ export async function serveDaemon(registry: ToolRegistry, options: DaemonOptions
   const { socketPath } = options;
   // Only the driver's user can connect; a stale endpoint is replaced, a live daemon refuses.
   const listener = await options.sockets.listen(socketPath);
-  const pidFile = pidFileFor(socketPath);
+  const pidFile = options.sockets.pidFile?.(socketPath) ?? pidFileFor(socketPath);
   await Deno.writeTextFile(pidFile, `${Deno.pid}\n`);
   setServedSocket(socketPath);
 

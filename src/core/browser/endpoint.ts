@@ -26,8 +26,9 @@ export interface DevToolsFlags {
   userDataDir: string | null;
 }
 
+/** A Chromium-family executable by its file name, with `/` or `\` before it and `.exe` on Windows. */
 const CHROMIUM_BINARY =
-  /(^|\/)(chromium|chromium-browser|chrome|google-chrome[\w-]*|brave[\w-]*|msedge|microsoft-edge[\w-]*)$/i;
+  /(^|[\\/])(chromium|chromium-browser|chrome|google-chrome[\w-]*|brave[\w-]*|msedge|microsoft-edge[\w-]*)(\.exe)?$/i;
 
 /** True when argv is a Chromium-family browser's main process (not a renderer or helper). */
 export function isChromiumBrowser(argv: readonly string[]): boolean {

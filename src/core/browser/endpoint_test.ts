@@ -4,6 +4,13 @@ import { activePort, devToolsFlags, isChromiumBrowser, portOf } from "./endpoint
 Deno.test("isChromiumBrowser accepts a browser's main process, not its helpers or other programs", () => {
   assert.equal(isChromiumBrowser(["/usr/lib/chromium/chromium", "--no-sandbox"]), true);
   assert.equal(isChromiumBrowser(["/opt/google/chrome/chrome"]), true);
+  assert.equal(isChromiumBrowser(["C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe"]), true);
+  assert.equal(
+    isChromiumBrowser(["C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe"]),
+    true,
+  );
+  assert.equal(isChromiumBrowser(["C:\\Edge\\msedge.exe", "--type=gpu-process"]), false);
+  assert.equal(isChromiumBrowser(["C:\\Windows\\notepad.exe"]), false);
   assert.equal(isChromiumBrowser(["/usr/lib/chromium/chromium", "--type=renderer"]), false);
   assert.equal(isChromiumBrowser(["/usr/bin/firefox"]), false);
   assert.equal(isChromiumBrowser([]), false);

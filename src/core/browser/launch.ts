@@ -10,8 +10,18 @@ import type { StopKind, SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
 import { activePort, type DevToolsEndpoint, probeEndpoint } from "./endpoint.ts";
 
-/** Binaries tried in order when `CUA_DRIVER_BROWSER` does not name one. */
-const CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
+/**
+ * Binaries tried in order when `CUA_DRIVER_BROWSER` does not name one, as the OS's program
+ * search names them (Windows finds chrome and msedge through App Paths; Edge comes with Windows).
+ */
+const CANDIDATES = [
+  "chromium",
+  "chromium-browser",
+  "google-chrome",
+  "google-chrome-stable",
+  "chrome",
+  "msedge",
+];
 const READY_TIMEOUT_MS = 20_000;
 
 /** A browser this runtime launched. */

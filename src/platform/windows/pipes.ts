@@ -24,6 +24,11 @@ function secretPath(address: string): string {
   return `${windowsCacheDir()}\\${address.replace(/^.*[\\/]/, "")}.secret`;
 }
 
+/** `%LOCALAPPDATA%\cua-driver\<pipe name>.pid`: the pipe namespace holds no files. */
+function pidPath(address: string): string {
+  return `${windowsCacheDir()}\\${address.replace(/^.*[\\/]/, "")}.pid`;
+}
+
 /** Adapts a node:net socket to {@linkcode LocalConnection}, starting after `skip` bytes already consumed. */
 function adapt(socket: net.Socket, leftover: Uint8Array = new Uint8Array(0)): LocalConnection {
   const readable = new ReadableStream<Uint8Array>({
@@ -195,6 +200,10 @@ export class NamedPipes implements LocalSockets {
     });
     socket.write(`${secret}\n`);
     return adapt(socket);
+  }
+
+  pidFile(address: string): string {
+    return pidPath(address);
   }
 
   exists(address: string): boolean {
