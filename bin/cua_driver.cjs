@@ -40,6 +40,10 @@ const child = spawn(
   [
     "run",
     "-A",
+    // Without it Deno reads and parses every module a literal import() names before running main.ts
+    // (tools/index.ts names all tools): a one-shot call then costs the whole program's loading. Not in
+    // deno.json: `deno compile` would honour it there and embed only the statically imported modules.
+    "--unstable-lazy-dynamic-imports",
     "--config",
     path.join(root, "deno.json"),
     path.join(root, "src", "main.ts"),

@@ -12,6 +12,13 @@
 export const CACHED_ONLY = ["--cached-only"] as const;
 
 /**
+ * The flag bin/cua_driver.cjs runs src/main.ts with: a literal `import()` loads its module
+ * when it runs, not before main.ts starts (tools/index.ts names every tool). Not in deno.json,
+ * where `deno compile` would honour it too and embed only the statically imported modules.
+ */
+export const LAZY_IMPORTS = ["--unstable-lazy-dynamic-imports"] as const;
+
+/**
  * Variables that say where Deno's cache is and how this machine reaches the network:
  * certificates, proxies, registry settings. Children started with `clearEnv` keep them.
  */

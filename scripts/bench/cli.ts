@@ -2,12 +2,13 @@
  * One-shot CLI benchmark: `cua-driver get_screen_size` as a fresh process, against scrot
  * (a screenshot to a file) and `xdotool getmouselocation`, in rounds that run each command
  * once in turn (so the machine's load hits all alike), plus an empty Deno script for the
- * runtime's own start-up. The driver runs from source (`deno run src/main.ts`: one module per
- * file, as `deno compile` embeds them) and as the single bundled file (dist/cua-driver.js).
+ * runtime's own start-up. The driver runs from source as bin/cua_driver.cjs runs it (`deno run
+ * --unstable-lazy-dynamic-imports src/main.ts`: one module per file, as `deno compile` embeds
+ * them) and as the single bundled file (dist/cua-driver.js).
  *
  * @module
  */
-import { CACHED_ONLY } from "../deno_child.ts";
+import { CACHED_ONLY, LAZY_IMPORTS } from "../deno_child.ts";
 import { median } from "./peer_report.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -50,7 +51,14 @@ export async function benchCli(
   };
   try {
     const runs: [number[], string, string[]][] = [
-      [result.source_ms, deno, ["run", "-A", ...CACHED_ONLY, `${root}src/main.ts`, "get_screen_size"]],
+      [result.source_ms, deno, [
+        "run",
+        "-A",
+        ...LAZY_IMPORTS,
+        ...CACHED_ONLY,
+        `${root}src/main.ts`,
+        "get_screen_size",
+      ]],
       ...(bundle
         ? [
           [result.bundle_ms!, deno, ["run", "-A", bundle, "get_screen_size"]] as [number[], string, string[]],

@@ -1,13 +1,19 @@
 /**
- * What a one-shot CLI tool call loads: the modules statically reachable from the entry
- * points its path imports (src/main.ts, then on demand the tool, the runtime, the Linux
- * back end and the permission resolver), read from `deno info --json`. Dynamic `import()`s
- * are not followed: they load only when a command needs them. The call must not load gRPC,
- * MCP, the daemon, the browser, recording, perception, AT-SPI or input code, any other OS's
- * back end, or any `node:` module (the first one loads Deno's Node compatibility layer).
+ * What a one-shot CLI tool call loads, held two ways:
+ * - statically: the modules reachable from the entry points its path imports (src/main.ts, then
+ *   on demand the tool, the runtime, the Linux back end and the permission resolver), read from
+ *   `deno info --json`, dynamic `import()`s not followed;
+ * - at run time: every module Deno reads or evaluates when `cua-driver get_screen_size` runs
+ *   through bin/cua_driver.cjs (its `DENO_LOG=debug` lines), which also catches a literal
+ *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
+ * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
+ * input code, any other OS's back end, or any `node:` module (the first one loads Deno's Node
+ * compatibility layer).
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { hasDesktop } from "../_helpers/desktop_env.ts";
+import { denoEnv, driverEnv } from "../_helpers/driver.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** What `cua-driver get_screen_size` imports, in order, on Linux. */
@@ -78,5 +84,71 @@ Deno.test({
     assert.deepEqual(builtins, [], "node: modules (each loads the Node compatibility layer)");
     const packages = [...closure].filter((s) => s.startsWith("npm:")).map((s) => s.replace(/@[^@/]+$/, ""));
     assert.deepEqual([...new Set(packages)], ["npm:zod"], "npm packages");
+  },
+});
+
+/** Local modules the run-time test allows: today's set is 73; a heavy subtree brought in eagerly exceeds it. */
+const LOCAL_MODULE_BUDGET = 80;
+
+/** The modules one launcher run reads or evaluates, from Deno's debug log: local paths and npm package names. */
+async function loadedByLauncher(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; local: string[]; npm: string[] }> {
+  const out = await new Deno.Command("node", {
+    args: [`${ROOT}bin/cua_driver.cjs`, ...args],
+    env: { ...env, DENO_LOG: "debug" },
+    clearEnv: true,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const log = new TextDecoder().decode(out.stderr);
+  const specifiers = new Set(
+    [...log.matchAll(/(?:for ES module|fetch_no_follow - specifier): (\S+?)(?:,|\s|$)/g)].map((m) => m[1]),
+  );
+  const local = [...specifiers].filter((s) => s.startsWith(`file://${ROOT}`)).map((s) =>
+    s.slice(`file://${ROOT}`.length)
+  );
+  const npm = [...specifiers].flatMap((s) =>
+    /\/registry\.npmjs\.org\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []
+  );
+  return { code: out.code, local: local.sort(), npm: [...new Set(npm)].sort() };
+}
+
+Deno.test({
+  name: "a one-shot get_screen_size through the launcher reads and runs only its own modules",
+  ignore: Deno.build.os !== "linux" || !hasDesktop(),
+  async fn() {
+    const run = await loadedByLauncher(["get_screen_size"], driverEnv());
+    assert.equal(run.code, 0);
+    assert.ok(
+      run.local.includes("src/main.ts") && run.local.includes("src/platform/linux/x11/screen.ts"),
+      "the log names modules",
+    );
+    assert.deepEqual(run.local.filter((path) => FORBIDDEN.some((rule) => rule.test(path))), []);
+    assert.ok(
+      !run.local.some((path) =>
+        path.startsWith("tools/") &&
+        !/^tools\/(index|screen\/get_screen_size|_shared\/params)\.ts$/.test(path)
+      ),
+      `other tools: ${run.local.filter((p) => p.startsWith("tools/"))}`,
+    );
+    assert.ok(
+      run.local.length <= LOCAL_MODULE_BUDGET,
+      `${run.local.length} local modules:\n${run.local.join("\n")}`,
+    );
+    assert.deepEqual(run.npm, ["zod"], "npm packages");
+  },
+});
+
+Deno.test({
+  name: "cua-driver --help through the launcher reads only the command line's modules and no npm package",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const run = await loadedByLauncher(["--help"], denoEnv());
+    assert.equal(run.code, 0);
+    assert.ok(run.local.includes("src/transports/cli.ts"), "the log names modules");
+    assert.ok(run.local.length <= 10, run.local.join("\n"));
+    assert.deepEqual(run.npm, []);
   },
 });
