@@ -2,11 +2,11 @@
  * The Linux back end: X11 through libX11 FFI, AT-SPI over D-Bus, /proc and XDG
  * for apps. Starts a private desktop when asked to, or when there is no DISPLAY.
  * Apps, accessibility, input, the clipboard and text recognition load on first use
- * (`lazy_facility.ts`), as do the health and permission probes.
+ * (`lazy_facility.ts`), as do the health and permission probes, the private desktop and
+ * the deferred back end of a server waiting for a display.
  *
  * @module
  */
-import { deferredBackend } from "../../core/deferred_backend.ts";
 import { asDriverError, DriverError } from "../../core/errors.ts";
 import type {
   AccessibilityBackend,
@@ -22,7 +22,7 @@ import type { LinuxApps } from "./apps.ts";
 import type { AtspiAccessibility } from "./atspi/mod.ts";
 import { X11AgentCursors } from "./cursor/mod.ts";
 import type { Discovery } from "./desktop_discovery.ts";
-import { EmbeddedDesktop } from "./embedded_desktop.ts";
+import type { EmbeddedDesktop } from "./embedded_desktop.ts";
 import type { X11Input } from "./input/mod.ts";
 import { lazyFacility } from "./lazy_facility.ts";
 import type { LinuxPerception } from "./perception/mod.ts";
@@ -89,6 +89,7 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
     const initialError = asDriverError(error);
     if (initialError.code !== "display_unavailable") throw error;
     options.log?.(`${initialError.message}: serving without a desktop until one is reachable`);
+    const { deferredBackend } = await import("../../core/deferred_backend.ts");
     return deferredBackend({
       os: "linux",
       system: createLinuxSystem(),
@@ -241,6 +242,7 @@ async function chooseDesktop(
     options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
   }
   // The desktop's own programs are chatty; their output shows only with CUA_LOG=debug.
+  const { EmbeddedDesktop } = await import("./embedded_desktop.ts");
   const desktop = await EmbeddedDesktop.start({
     log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
   });
