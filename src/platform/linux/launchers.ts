@@ -9,8 +9,15 @@
  */
 import * as proc from "./proc_fs.ts";
 
-/** Launcher command names (stat `comm`) and the command name of the app each starts. */
-const LAUNCHERS: ReadonlyMap<string, string> = new Map([["oosplash", "soffice.bin"]]);
+/**
+ * Launcher command names (stat `comm`) and the command name of the app each starts.
+ * `soffice` is the shell script that execs `oosplash` in the same process: read right
+ * after the spawn, the pid can still carry the script's name.
+ */
+const LAUNCHERS: ReadonlyMap<string, string> = new Map([
+  ["soffice", "soffice.bin"],
+  ["oosplash", "soffice.bin"],
+]);
 
 /** How long a launcher gets to start (or find) its app. */
 const HANDOFF_MS = 15_000;
