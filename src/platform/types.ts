@@ -118,6 +118,11 @@ export interface LaunchResult {
   /** Process start time, to tell a later process with a reused pid apart. */
   startTime: string | null;
   command: string;
+  /**
+   * The launcher process `pid` runs behind (LibreOffice's oosplash), when there is one: the
+   * app can restart under it, so follow it with {@linkcode AppBackend.appBehind}.
+   */
+  launcher?: number | null;
 }
 
 /** Pointer position and where it came from. */
@@ -176,6 +181,12 @@ export interface AppBackend {
   isAlive(pid: number): Promise<boolean>;
   /** Start time of a process, to detect pid reuse; null if unknown. */
   startTime(pid: number): Promise<string | null>;
+  /**
+   * The app a launcher reported in {@linkcode LaunchResult.launcher} runs now (a new pid
+   * after the app restarted under it); null while it runs none. Only back ends whose
+   * launches can have launchers implement it.
+   */
+  appBehind?(launcher: number): Promise<number | null>;
 }
 
 /** What the clipboard holds. */

@@ -7,6 +7,12 @@ import { sessionParam } from "../_shared/params.ts";
 import { WindowRecord, windowRecord } from "../windows/_window_record.ts";
 
 const WINDOW_WAIT_MS = 3000;
+/**
+ * How long to follow a launcher (LibreOffice's oosplash) until the app behind it maps its
+ * window: with a fresh profile the app restarts once under it, so the pid of its first
+ * process would never own a window.
+ */
+const LAUNCHER_WAIT_MS = 60_000;
 const WINDOW_POLL_MS = 100;
 /** After the window maps, how long to wait for its accessibility tree (a sign the UI is built and painted). */
 const READY_WAIT_MS = 1500;
@@ -16,7 +22,7 @@ export default defineTool({
   name: "launch_app",
   title: "Launch app",
   description:
-    "Launch an app by launch_path (one program: a path, a name on PATH, a .desktop file or a launch_path from list_apps; never split or run by a shell; arguments only in additional_arguments), name (from list_apps) or urls (xdg-open), without fronting anything on purpose; waits up to 3 s for its first window (active says whether the window manager activated it). launch_refused in every mode: programs that signal processes (use kill_app) or run command strings (shells, env, sudo, -e, -c), and browser debugging flags (use browser_prepare).",
+    "Launch an app by launch_path (one program: a path, a name on PATH, a .desktop file or a launch_path from list_apps; never split or run by a shell; arguments only in additional_arguments), name (from list_apps) or urls (xdg-open), without fronting anything on purpose; waits up to 3 s for its first window (up to 60 s behind a launcher such as LibreOffice's oosplash, following the app if it restarts under it, so pid is the process that owns the window; active says whether the window manager activated it). launch_refused in every mode: programs that signal processes (use kill_app) or run command strings (shells, env, sudo, -e, -c), and browser debugging flags (use browser_prepare).",
   group: "apps",
   input: z.strictObject({
     launch_path: z.string().min(1).max(4096).optional().describe(
@@ -49,6 +55,9 @@ export default defineTool({
         hint: 'pass launch_path (for example "gedit") or a name from list_apps',
       });
     }
+    // Windows already open are not the launch's (an app that hands the launch to its running
+    // instance opens a new window in that process).
+    const before = new Set((await ctx.backend.windows.list()).map((w) => w.windowId));
     const launched = await ctx.backend.apps.launch({
       launchPath: args.launch_path,
       name: args.name,
@@ -58,30 +67,43 @@ export default defineTool({
     });
     let windows: WindowInfo[] = [];
     let ready = false;
-    if (launched.pid !== null) {
-      ctx.state.launched.set(launched.pid, {
-        pid: launched.pid,
-        startTime: launched.startTime,
-        command: launched.command,
-      });
-      const deadline = Date.now() + WINDOW_WAIT_MS;
+    let pid = launched.pid;
+    if (pid !== null) {
+      const launcher = launched.launcher ?? null;
+      const waitMs = launcher === null ? WINDOW_WAIT_MS : LAUNCHER_WAIT_MS;
+      const deadline = Date.now() + waitMs;
+      let followed: number | null = null;
       while (Date.now() < deadline && !ctx.signal.aborted) {
-        windows = (await ctx.backend.windows.list()).filter((w) => w.pid === launched.pid && w.isOnScreen);
+        if (launcher !== null) pid = (await ctx.backend.apps.appBehind?.(launcher)) ?? pid;
+        const owner = pid;
+        windows = (await ctx.backend.windows.list()).filter((w) =>
+          w.pid === owner && w.isOnScreen && !before.has(w.windowId)
+        );
         if (windows.length) break;
+        if (launcher !== null && followed !== pid) {
+          followed = pid;
+          ctx.progress({
+            message: `waiting for the window of ${launched.name} (pid ${pid}, launcher ${launcher})`,
+          });
+        }
         await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
       }
-      if (windows.length) ready = await waitForTree(ctx, launched.pid, windows[0].windowId);
+      const startTime = pid === launched.pid ? launched.startTime : await ctx.backend.apps.startTime(pid);
+      ctx.state.launched.set(pid, { pid, startTime, command: launched.command });
+      if (windows.length) ready = await waitForTree(ctx, pid, windows[0].windowId);
     }
-    const running = launched.pid === null ? null : await ctx.backend.apps.isAlive(launched.pid);
-    const text = launched.pid === null
+    const running = pid === null ? null : await ctx.backend.apps.isAlive(pid);
+    const text = pid === null
       ? `✅ Opened ${launched.name} through the desktop handler`
-      : `✅ Launched ${launched.name} (pid ${launched.pid})` +
+      : `✅ Launched ${launched.name} (pid ${pid})` +
         (windows.length
           ? ` with window ${windows[0].windowId} ${JSON.stringify(windows[0].title)}`
+          : launched.launcher != null && launched.launcher !== pid
+          ? `; no window yet (its launcher, pid ${launched.launcher}, may still restart it: call list_windows)`
           : "; no window yet");
     return ok(
       {
-        pid: launched.pid,
+        pid,
         bundle_id: null,
         name: launched.name,
         running,

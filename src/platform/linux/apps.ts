@@ -101,6 +101,11 @@ export class LinuxApps implements AppBackend {
     return this.#launcher.launch(request);
   }
 
+  /** The app a launcher that launch() reported runs now; null while it runs none. */
+  appBehind(launcher: number): Promise<number | null> {
+    return this.#launcher.appBehind(launcher);
+  }
+
   /**
    * Sends SIGKILL to `pid`. For a process this back end launched, also waits (briefly)
    * until it has been reaped.

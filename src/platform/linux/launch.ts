@@ -14,7 +14,7 @@ import type { LaunchProgram, LaunchRequest, LaunchResult } from "../types.ts";
 import { ACCESSIBILITY_ENV } from "./a11y_env.ts";
 import { basename, joinCommandLine } from "./command_line.ts";
 import { type DesktopEntry, execArgv, parseDesktopEntry } from "./desktop_entries.ts";
-import { realAppPid } from "./launchers.ts";
+import { currentApp, realAppPid } from "./launchers.ts";
 import { refuseForbiddenProgram, refuseRemoteDebugging } from "./launch_guard.ts";
 import { startTime } from "./proc_fs.ts";
 import { findXdgOpen, looksLikeUrl, xdgOpen } from "./xdg_open.ts";
@@ -114,6 +114,8 @@ export class Launcher {
   readonly #options: LauncherOptions;
   /** Exit promises of children still running; awaiting one reaps the child. */
   readonly #children = new Map<number, Promise<unknown>>();
+  /** Launchers this launcher started, with the command name of the app each runs. */
+  readonly #launchers = new Map<number, string>();
 
   constructor(options: LauncherOptions) {
     this.#options = options;
@@ -257,13 +259,25 @@ export class Launcher {
     const exited = child.status.then(() => {}, () => {}).finally(() => this.#children.delete(pid));
     this.#children.set(pid, exited);
     // A launcher (LibreOffice's oosplash) is not the app: report the process that owns the windows.
-    const app = await realAppPid(pid);
+    const app = await realAppPid(pid, this.#childEnv().DISPLAY);
+    if (app.launcher !== null && app.app !== null) this.#launchers.set(app.launcher, app.app);
     return {
-      pid: app,
+      pid: app.pid,
       name: plan.name,
-      startTime: await startTime(app),
+      startTime: await startTime(app.pid),
       command: joinCommandLine([plan.program.realPath, ...args]),
+      launcher: app.launcher,
     };
+  }
+
+  /**
+   * The app a launcher started by this launcher runs now (see {@linkcode currentApp}), or
+   * null when `launcher` is none of ours or runs no app at the moment.
+   */
+  async appBehind(launcher: number): Promise<number | null> {
+    const app = this.#launchers.get(launcher);
+    if (app === undefined) return null;
+    return await currentApp(launcher, app, this.#childEnv().DISPLAY);
   }
 
   #childEnv(): Record<string, string> {
