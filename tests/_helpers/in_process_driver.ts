@@ -16,8 +16,11 @@ export type Structured = Record<string, any>;
 
 /** A running in-process driver. */
 export interface TestDriver extends AsyncDisposable {
-  /** Calls a tool the way a CLI user does (one lease; `session` picks a labelled session). */
-  call(name: string, args?: unknown): Promise<ToolResult>;
+  /**
+   * Calls a tool the way a CLI user does (one lease; `session` picks a labelled session),
+   * aborted after `timeoutMs` (20 s unless given).
+   */
+  call(name: string, args?: unknown, timeoutMs?: number): Promise<ToolResult>;
   /** Calls a tool, asserts it succeeded and returns its structured output. */
   ok(name: string, args?: unknown): Promise<Structured>;
   /** Calls a tool, asserts it failed with `code` and returns the error envelope. */
@@ -34,8 +37,8 @@ export async function startTestDriver(): Promise<TestDriver> {
   Deno.env.set("CUA_DRIVER_CONFIG_DIR", configDir);
   const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
   const lease = `test-${crypto.randomUUID()}`;
-  const call = (name: string, args: unknown = {}) =>
-    runtime.registry.call(name, args, { lease, transport: "cli", timeoutMs: 20_000 });
+  const call = (name: string, args: unknown = {}, timeoutMs = 20_000) =>
+    runtime.registry.call(name, args, { lease, transport: "cli", timeoutMs });
   let closing: Promise<void> | null = null;
   const close = () =>
     closing ??= runtime.close().finally(() => Deno.remove(configDir, { recursive: true }).catch(() => {}));
