@@ -76,7 +76,8 @@ export async function runApp(
     results: [],
     problems: [],
   };
-  const launched = await driver.call("launch_app", app.launch);
+  // launch_app follows a launcher (LibreOffice restarts once under oosplash) until the window maps.
+  const launched = await driver.call("launch_app", app.launch, WINDOW_TIMEOUT_MS);
   const launchInfo = launched.structuredContent as Structured;
   if (launched.isError || typeof launchInfo?.pid !== "number") {
     report.problems.push(`launch_app failed: ${JSON.stringify(launchInfo)}`);

@@ -104,7 +104,15 @@ export async function actionNames(
   bus: AtspiCaller,
   ref: AtspiRef,
 ): Promise<{ names: string[]; localized: string[] }> {
-  const count = Number(await bus.property(ref.bus, ref.path, Iface.ACTION, "NActions"));
+  let count: number;
+  try {
+    count = Number(await bus.property(ref.bus, ref.path, Iface.ACTION, "NActions"));
+  } catch (error) {
+    // An object without the Action interface (LibreOffice's Calc cells) has no actions; the
+    // error its toolkit returns for the property varies ("Get failed"), so ask what it implements.
+    if (!(await implementsInterface(bus, ref, Iface.ACTION))) return { names: [], localized: [] };
+    throw error;
+  }
   const indices = [...Array(Number.isFinite(count) ? Math.max(0, Math.min(count, 64)) : 0).keys()];
   const read = (member: string, i: number) =>
     bus.call(ref.bus, ref.path, Iface.ACTION, member, "i", [i]).then(
@@ -116,6 +124,16 @@ export async function actionNames(
     Promise.all(indices.map((i) => read("GetLocalizedName", i))),
   ]);
   return { names: canonical.map((name, i) => name || localized[i]), localized };
+}
+
+/** True unless the object's `GetInterfaces` answers without `iface` (unknown counts as implemented). */
+async function implementsInterface(bus: AtspiCaller, ref: AtspiRef, iface: string): Promise<boolean> {
+  try {
+    const [interfaces] = await bus.call(ref.bus, ref.path, Iface.ACCESSIBLE, "GetInterfaces");
+    return !Array.isArray(interfaces) || interfaces.includes(iface);
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -36,6 +36,13 @@ Deno.test("normalizeActionName keeps the last dotted segment's alphanumerics, lo
   assert.equal(ops.normalizeActionName("Expand or contract"), "expandorcontract");
 });
 
+Deno.test("actionNames of an object without the Action interface is empty (Calc cells)", async () => {
+  const app = fake();
+  assert.deepEqual(await ops.actionNames(app, ref("/entry")), { names: [], localized: [] });
+  // An object that vanished still fails: only a missing interface means "no actions".
+  await assert.rejects(ops.actionNames(app, ref("/gone")));
+});
+
 Deno.test("doAction finds actions by name, localized name or normalized name", async () => {
   const app = fake();
   assert.equal(await ops.doAction(app, ref("/cell"), "activate"), true);
