@@ -20,6 +20,9 @@ export interface CliBench {
   deno_empty_ms: number[];
   scrot_ms: number[];
   xdotool_ms: number[];
+  /** CPU time (user + sys) of the driver's process and of the empty script's, ms: steadier than wall under load. */
+  source_cpu_ms: number[];
+  deno_empty_cpu_ms: number[];
 }
 
 async function timed(command: string, args: string[], env: Record<string, string>): Promise<number> {
@@ -30,6 +33,26 @@ async function timed(command: string, args: string[], env: Record<string, string
     throw new Error(`${command} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   return ms;
+}
+
+/**
+ * CPU time (user + sys, ms) of one run of `command`: a shell runs it, then prints its own
+ * /proc stat, whose cutime/cstime fields hold the waited child's (clock ticks of 10 ms).
+ */
+async function cpuTimed(command: string, args: string[], env: Record<string, string>): Promise<number> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", '"$@" >/dev/null || exit $?; cat /proc/$$/stat', "sh", command, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`${command} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  const stat = new TextDecoder().decode(out.stdout);
+  // Fields after "(comm) ": state is field 3, cutime field 16, cstime field 17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10;
 }
 
 /** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
@@ -48,6 +71,8 @@ export async function benchCli(
     deno_empty_ms: [],
     scrot_ms: [],
     xdotool_ms: [],
+    source_cpu_ms: [],
+    deno_empty_cpu_ms: [],
   };
   try {
     const runs: [number[], string, string[]][] = [
@@ -69,8 +94,12 @@ export async function benchCli(
       [result.xdotool_ms, "xdotool", ["getmouselocation"]],
     ];
     for (const [, command, args] of runs) await timed(command, args, childEnv); // warm-up (caches)
+    const sourceRun = runs.find(([sink]) => sink === result.source_ms)!;
+    const emptyRun = runs.find(([sink]) => sink === result.deno_empty_ms)!;
     for (let round = 0; round < rounds; round++) {
       for (const [sink, command, args] of runs) sink.push(await timed(command, args, childEnv));
+      result.source_cpu_ms.push(await cpuTimed(sourceRun[1], sourceRun[2], childEnv));
+      result.deno_empty_cpu_ms.push(await cpuTimed(emptyRun[1], emptyRun[2], childEnv));
     }
     return result;
   } finally {
@@ -87,6 +116,8 @@ if (import.meta.main) {
   const line = (label: string, values: number[] | null) =>
     values && console.log(label.padEnd(16), median(values).toFixed(0).padStart(6), "ms");
   line("source", result.source_ms);
+  line("source cpu", result.source_cpu_ms);
+  line("empty cpu", result.deno_empty_cpu_ms);
   line("bundle", result.bundle_ms);
   line("deno empty", result.deno_empty_ms);
   line("scrot", result.scrot_ms);

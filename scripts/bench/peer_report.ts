@@ -86,9 +86,14 @@ export function peerMarkdown(peers: PeerResults): string {
   if (c) {
     const ours = median(c.source_ms), scrot = median(c.scrot_ms), xdotool = median(c.xdotool_ms);
     const empty = median(c.deno_empty_ms);
+    const cpu = c.source_cpu_ms?.length
+      ? `; CPU ${ms(median(c.source_cpu_ms))} vs ${ms(median(c.deno_empty_cpu_ms))} (${
+        ratio(median(c.source_cpu_ms), median(c.deno_empty_cpu_ms))
+      } of the empty script)`
+      : "";
     rows.push([
       "One-shot CLI process: `cua-driver get_screen_size` (deno run src/main.ts, as the launcher runs it)",
-      `${ms(ours)} (an empty Deno script: ${ms(empty)})`,
+      `${ms(ours)} (an empty Deno script: ${ms(empty)}, ${ratio(ours, empty)})${cpu}`,
       `scrot (a screenshot to a file): ${ms(scrot)}; \`xdotool getmouselocation\`: ${ms(xdotool)}`,
       `${ratio(ours, scrot)} of scrot, ${ratio(ours, xdotool)} of xdotool`,
       "< 120 ms on an idle machine",
