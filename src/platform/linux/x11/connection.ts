@@ -18,6 +18,7 @@ import {
 } from "../../../../ffi/linux/x11.ts";
 import { DriverError } from "../../../core/errors.ts";
 import type { Rect } from "../../types.ts";
+import { openThroughReset } from "./server_reset.ts";
 
 /** One protocol error reported by the server. */
 export interface XErrorRecord {
@@ -120,7 +121,7 @@ export class XConnection implements Disposable {
       });
     }
     installXErrorHandlers();
-    const display = x11.symbols.XOpenDisplay(cstr(name));
+    const display = openThroughReset(name, () => x11.symbols.XOpenDisplay(cstr(name)));
     if (!display) {
       throw new DriverError("display_unavailable", `Cannot open X display "${name}"`, {
         hint: "check that the X server is running and DISPLAY/XAUTHORITY are right",
