@@ -133,6 +133,11 @@ async function writeResults(update: Record<string, unknown>): Promise<string> {
   const text = markdown(merged).trimEnd() + "\n\n" + peerMarkdown(merged.peers ?? {}).trimEnd() + "\n" +
     others.map((section) => "\n## " + section.trimEnd() + "\n").join("");
   await Deno.writeTextFile(mdPath, text);
+  // deno fmt aligns Markdown tables; format now so `deno fmt --check` stays clean after a run.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", "--config", `${root}deno.json`, mdPath],
+    stdout: "null",
+  }).output();
   return text;
 }
 
