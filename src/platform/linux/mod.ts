@@ -127,7 +127,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       import("./a11y_env.ts"),
     ]);
     return new AtspiAccessibility({
-      windowBounds: async (windowId) => (await windows.get(windowId))?.bounds ?? null,
+      windowBounds: async (windowId) => await windows.bounds(windowId),
       explainMissing: whyNoAccessibility,
     });
   });

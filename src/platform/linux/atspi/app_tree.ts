@@ -8,7 +8,9 @@ import type { RawNode } from "./raw_node.ts";
 /** An application's objects. Children come from `GetChildren` when fetched, else from `index`. */
 export class AppTree {
   readonly nodes = new Map<string, RawNode>();
-  #derived: Map<string, string[]> | null = null;
+  /** Children lists by parent path, built on first use (shared: callers do not modify them). */
+  #derived: Map<string, readonly RawNode[]> | null = null;
+  readonly #fetched = new Map<string, readonly RawNode[]>();
 
   constructor(nodes: Iterable<RawNode> = []) {
     for (const node of nodes) this.nodes.set(node.path, node);
@@ -18,12 +20,14 @@ export class AppTree {
   add(nodes: Iterable<RawNode>): void {
     for (const node of nodes) this.nodes.set(node.path, node);
     this.#derived = null;
+    this.#fetched.clear();
   }
 
   /** Records the `GetChildren` order of `path`. */
   setChildren(path: string, children: string[]): void {
     const node = this.nodes.get(path);
     if (node) node.children = children;
+    this.#fetched.delete(path);
   }
 
   /**
@@ -57,19 +61,23 @@ export class AppTree {
   /**
    * Known children of `path` in order. A fetched `GetChildren` list wins; otherwise
    * children sort by their reported index, and those with index -1 follow in arrival order.
+   * The list is shared between calls until the tree changes: do not modify it.
    */
-  children(path: string): RawNode[] {
+  children(path: string): readonly RawNode[] {
     const node = this.nodes.get(path);
     if (node?.children) {
-      const out: RawNode[] = [];
-      for (const child of node.children) {
-        const found = this.nodes.get(child);
-        if (found) out.push(found);
+      let list = this.#fetched.get(path);
+      if (list === undefined) {
+        const out: RawNode[] = [];
+        for (const child of node.children) {
+          const found = this.nodes.get(child);
+          if (found) out.push(found);
+        }
+        this.#fetched.set(path, list = out);
       }
-      return out;
+      return list;
     }
-    const paths = this.#derivedChildren().get(path) ?? [];
-    return paths.map((p) => this.nodes.get(p)!);
+    return this.#derivedChildren().get(path) ?? NO_CHILDREN;
   }
 
   /** True when some child of `path` has no usable index, so its order is unknown. */
@@ -77,26 +85,33 @@ export class AppTree {
     return this.children(path).some((child) => child.index < 0);
   }
 
-  #derivedChildren(): Map<string, string[]> {
+  #derivedChildren(): Map<string, readonly RawNode[]> {
     if (this.#derived) return this.#derived;
     const byParent = new Map<string, RawNode[]>();
     for (const node of this.nodes.values()) {
       if (node.parent === null) continue;
-      let list = byParent.get(node.parent);
-      if (!list) byParent.set(node.parent, list = []);
-      list.push(node);
+      const list = byParent.get(node.parent);
+      if (list === undefined) byParent.set(node.parent, [node]);
+      else list.push(node);
     }
-    const derived = new Map<string, string[]>();
-    for (const [parent, list] of byParent) {
+    for (const list of byParent.values()) {
       // Array.prototype.sort is stable, so index -1 nodes keep arrival order at the end.
-      list.sort((a, b) => sortKey(a) - sortKey(b));
-      derived.set(parent, list.map((n) => n.path));
+      if (!inOrder(list)) list.sort((a, b) => sortKey(a) - sortKey(b));
     }
-    this.#derived = derived;
-    return derived;
+    this.#derived = byParent;
+    return byParent;
   }
 }
 
+const NO_CHILDREN: readonly RawNode[] = Object.freeze([]);
+
 function sortKey(node: RawNode): number {
   return node.index < 0 ? Number.MAX_SAFE_INTEGER : node.index;
+}
+
+function inOrder(list: readonly RawNode[]): boolean {
+  for (let i = 1; i < list.length; i++) {
+    if (sortKey(list[i - 1]) > sortKey(list[i])) return false;
+  }
+  return true;
 }

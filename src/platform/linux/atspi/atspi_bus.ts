@@ -194,7 +194,7 @@ export class AtspiBus implements AtspiCaller {
       member,
       signature,
       body,
-    }, { timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal });
+    }, { timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal, reply: options.reply });
   }
 
   /** See {@linkcode AtspiCallOptions.isolated}. Without a private socket the shared route is used. */
@@ -223,6 +223,7 @@ export class AtspiBus implements AtspiCaller {
       return await own.call({ path, interface: iface, member, signature, body }, {
         timeoutMs,
         signal: options.signal,
+        reply: options.reply,
       });
     } finally {
       this.#park(app, own);

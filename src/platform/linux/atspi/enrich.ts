@@ -45,7 +45,8 @@ export class DetailFetcher {
   readonly #bus: AtspiCaller | null;
   readonly #app: string;
   readonly #actionCache: ActionNameCache | undefined;
-  readonly #requested = new Map<string, Promise<NodeDetails>>();
+  /** Details by path: settled at once for a node with nothing to fetch. */
+  readonly #requested = new Map<string, Promise<NodeDetails> | NodeDetails>();
   readonly #shown: OnScreen | undefined;
 
   /**
@@ -64,11 +65,32 @@ export class DetailFetcher {
    * otherwise its extents, action names, and value (or text when it has no name).
    */
   request(node: RawNode): Promise<NodeDetails> {
+    const details = this.#detailsOf(node);
+    return details instanceof Promise ? details : Promise.resolve(details);
+  }
+
+  /**
+   * The details of every node of `entries`, in order (as {@linkcode request}); only the
+   * nodes with calls in flight are waited for.
+   */
+  async requestAll(entries: readonly { node: RawNode }[]): Promise<NodeDetails[]> {
+    const out = new Array<NodeDetails>(entries.length);
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const details = this.#detailsOf(entries[i].node);
+      if (details instanceof Promise) waits.push(details.then((settled) => void (out[i] = settled)));
+      else out[i] = details;
+    }
+    await Promise.all(waits);
+    return out;
+  }
+
+  #detailsOf(node: RawNode): Promise<NodeDetails> | NodeDetails {
     let details = this.#requested.get(node.path);
-    if (!details) {
+    if (details === undefined) {
       const showing = this.#bus !== null &&
         (hasState(node.states, State.SHOWING) || this.#shown?.onScreen.has(node.path) === true);
-      details = showing ? this.#fetch(node) : Promise.resolve({ frame: null, actions: [], value: null });
+      details = showing ? this.#fetch(node) : { frame: null, actions: [], value: null };
       this.#requested.set(node.path, details);
     }
     return details;

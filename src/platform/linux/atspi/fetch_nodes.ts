@@ -7,6 +7,7 @@
  */
 import type { CallOptions } from "../dbus/mod.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
+import { CacheRows, cacheRowsReader } from "./cache_rows.ts";
 import { AtspiPath, Iface } from "./interfaces.ts";
 import { fromCacheItem, type RawNode } from "./raw_node.ts";
 import { hasState, State } from "./states.ts";
@@ -25,11 +26,16 @@ export async function fetchCacheItems(
 ): Promise<RawNode[] | null> {
   let items: unknown;
   try {
-    [items] = await bus.call(app, AtspiPath.CACHE, Iface.CACHE, "GetItems", "", [], options);
+    [items] = await bus.call(app, AtspiPath.CACHE, Iface.CACHE, "GetItems", "", [], {
+      ...options,
+      reply: cacheRowsReader,
+    });
   } catch (error) {
     if (isMissingMethod(error)) return null;
     throw error;
   }
+  if (items instanceof CacheRows) return items.nodes;
+  // Another row shape (old at-spi2 versions), decoded by the generic codec.
   if (!Array.isArray(items)) return null;
   const out: RawNode[] = [];
   for (const item of items) {

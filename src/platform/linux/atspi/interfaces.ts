@@ -55,21 +55,27 @@ const SHORT_NAMES: Record<string, AxInterface> = {
 /**
  * Short lowercase names of the D-Bus interfaces a node implements, in the given
  * order (`"org.a11y.atspi.EditableText"` → `"editable_text"`). `Accessible` and
- * unknown interfaces are left out.
+ * unknown interfaces are left out. Objects share a handful of interface sets, so the
+ * result is one frozen array per distinct set, shared by every node that has it.
  */
 export function shortInterfaceNames(interfaces: readonly string[]): AxInterface[] {
-  // Objects share a handful of interface sets, so the mapping is memoized per set.
+  // Lists decoded from the cache are themselves shared (cache_rows.ts): known by identity.
+  let short = byList.get(interfaces);
+  if (short !== undefined) return short;
   const key = interfaces.join(",");
-  let short = memo.get(key);
+  short = byKey.get(key);
   if (short === undefined) {
-    short = [];
+    const names: AxInterface[] = [];
     for (const name of interfaces) {
       const found = SHORT_NAMES[name];
-      if (found !== undefined) short.push(found);
+      if (found !== undefined) names.push(found);
     }
-    if (memo.size < 1024) memo.set(key, short);
+    short = Object.freeze(names) as AxInterface[];
+    if (byKey.size < 1024) byKey.set(key, short);
   }
-  return [...short];
+  if (Object.isFrozen(interfaces)) byList.set(interfaces, short);
+  return short;
 }
 
-const memo = new Map<string, AxInterface[]>();
+const byKey = new Map<string, AxInterface[]>();
+const byList = new WeakMap<readonly string[], AxInterface[]>();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AxNode, AxTree, Rect } from "../../types.ts";
+import type { AxNode, AxRole, AxTree, Rect } from "../../types.ts";
 import type { ActionNameCache } from "./action_cache.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
 import { AppTree } from "./app_tree.ts";
@@ -15,7 +15,7 @@ import { type AppToolkit, laysOutLate, needsOnScreenWalk, walkOnScreen } from ".
 import { AtspiPath, CoordType, Iface, shortInterfaceNames } from "./interfaces.ts";
 import type { RawNode } from "./raw_node.ts";
 import { neutralRole, Role, roleName } from "./roles.ts";
-import { decodeStates, hasState, State } from "./states.ts";
+import { decodeStates, hasState, type NodeStates, State, type StateSet } from "./states.ts";
 import { frameOffset, matchTopLevel } from "./window_match.ts";
 
 /** Limits and inputs of {@linkcode buildWindowTree}. */
@@ -127,6 +127,7 @@ export async function buildWindowTree(
 
   let fetcher: DetailFetcher;
   let walkTruncated = false;
+  let early: Preorder | null = null;
   const toolkit = await (options.toolkit ?? Promise.resolve({ name: "", version: "" }))
     .catch(() => ({ name: "", version: "" }));
   if (needsOnScreenWalk(toolkit) && !options.structureOnly) {
@@ -138,14 +139,16 @@ export async function buildWindowTree(
     // keep the application busy while the supplement waits for its answers.
     fetcher = options.structureOnly ? DetailFetcher.none() : new DetailFetcher(bus, app, options.actionCache);
     const supplemented = supplement(bus, app, tree, root, options);
-    for (const { node } of preorder(tree, root, options).order) fetcher.request(node);
-    await abortable(supplemented, signal);
+    early = preorder(tree, root, options);
+    for (const { node } of early.order) fetcher.request(node);
+    // Unchanged when every list read agreed with the cache's order and nothing was missing.
+    if (await abortable(supplemented, signal)) early = null;
   }
   const t3 = performance.now();
 
-  const { order, truncated: preorderTruncated, total } = preorder(tree, root, options);
+  const { order, truncated: preorderTruncated, total } = early ?? preorder(tree, root, options);
   const truncated = preorderTruncated || walkTruncated;
-  const details = await abortable(Promise.all(order.map(({ node }) => fetcher.request(node))), signal);
+  const details = await abortable(fetcher.requestAll(order), signal);
   // Showing objects that answered without geometry get more chances once the app had a
   // moment, where the toolkit lays out late (Firefox's web content).
   for (let round = 0; !options.structureOnly && laysOutLate(toolkit) && round < REFETCH_ROUNDS; round++) {
@@ -165,30 +168,40 @@ export async function buildWindowTree(
   const topLevel = topLevelRect ?? (root === order[0]?.node ? details[0].frame : null);
   const { dx, dy } = frameOffset(topLevel, bounds);
   if (dx || dy) options.onWindowRelative?.(topLevel!);
-  const nodes = order.map(({ node, depth, parent }, i): AxNode => {
-    const states = decodeStates(node.states);
-    const role = roleName(node.role);
-    const frame = details[i].frame;
-    return {
-      role: neutralRole(role),
-      platformRole: role,
+  // Objects share a handful of state sets and roles: each is decoded once per build.
+  const statesOf = new Map<StateSet, NodeStates>();
+  const roles = new Map<number, { name: string; neutral: AxRole; toggle: boolean }>();
+  const nodes = new Array<AxNode>(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const { node, depth, parent } = order[i];
+    let states = statesOf.get(node.states);
+    if (states === undefined) statesOf.set(node.states, states = decodeStates(node.states));
+    let role = roles.get(node.role);
+    if (role === undefined) {
+      const name = roleName(node.role);
+      roles.set(node.role, role = { name, neutral: neutralRole(name), toggle: TOGGLE_ROLES.test(name) });
+    }
+    const { frame, value, actions } = details[i];
+    nodes[i] = {
+      role: role.neutral,
+      platformRole: role.name,
       name: node.name,
       description: node.description,
-      value: details[i].value,
+      value,
       depth,
       parent,
       enabled: states.enabled,
       focused: states.focused,
-      selected: states.toggleable || TOGGLE_ROLES.test(role) ? states.checked || states.selected : null,
+      selected: states.toggleable || role.toggle ? states.checked || states.selected : null,
       showing: states.showing,
       editable: states.editable,
       focusable: states.focusable,
-      actions: details[i].actions,
+      actions,
       interfaces: shortInterfaceNames(node.interfaces),
       frame: frame && (dx || dy) ? { ...frame, x: frame.x + dx, y: frame.y + dy } : frame,
       ref: { bus: app, path: node.path },
     };
-  });
+  }
   const t4 = performance.now();
   if (timings) {
     Object.assign(timings, {
@@ -259,34 +272,60 @@ async function supplement(
   tree: AppTree,
   root: RawNode,
   options: WindowTreeOptions,
-): Promise<void> {
+): Promise<boolean> {
   const visited = new Set<string>();
+  let changed = false;
   for (let round = 0; round < SUPPLEMENT_ROUNDS; round++) {
     const needChildren: RawNode[] = [];
-    const stack: [RawNode, number][] = [[root, 0]];
+    const stack: RawNode[] = [root];
+    const depths: number[] = [0];
     while (stack.length > 0) {
-      const [node, depth] = stack.pop()!;
+      const node = stack.pop()!;
+      const depth = depths.pop()!;
       const children = tree.children(node.path);
-      if (depth < options.maxDepth) { for (const child of children) stack.push([child, depth + 1]); }
+      if (depth < options.maxDepth) {
+        for (const child of children) {
+          stack.push(child);
+          depths.push(depth + 1);
+        }
+      }
       if (visited.has(node.path)) continue;
       visited.add(node.path);
       if (node.children) continue; // already in GetChildren order (walked)
-      const showing = hasState(node.states, State.SHOWING);
-      const incomplete = showing && depth < options.maxDepth &&
+      if (!hasState(node.states, State.SHOWING)) continue;
+      const incomplete = depth < options.maxDepth &&
         (node.childCount < 0 || hasState(node.states, State.MANAGES_DESCENDANTS) ||
           children.length < node.childCount);
       // Hidden containers keep the cache's order for index -1 children: not worth a call.
-      if (incomplete || (showing && children.some((c) => c.index < 0))) needChildren.push(node);
+      if (incomplete || hasUnindexed(children)) needChildren.push(node);
     }
-    if (needChildren.length === 0) return;
+    if (needChildren.length === 0) return changed;
+    const before = needChildren.map((node) => tree.children(node.path));
     const lists = await Promise.all(needChildren.map((node) => childrenOf(bus, app, node)));
     const missing = tree.adoptChildren(needChildren, lists);
+    changed ||= missing.length > 0 || lists.some((list, i) => list !== null && !samePaths(list, before[i]));
     if (missing.length > 0) {
       const walked = await walkObjects(bus, app, missing, options.maxNodes, options.maxDepth);
       tree.add(walked.nodes);
       for (const node of walked.nodes) visited.add(node.path);
     }
   }
+  return changed;
+}
+
+function hasUnindexed(children: readonly RawNode[]): boolean {
+  for (const child of children) {
+    if (child.index < 0) return true;
+  }
+  return false;
+}
+
+function samePaths(paths: readonly string[], nodes: readonly RawNode[]): boolean {
+  if (paths.length !== nodes.length) return false;
+  for (let i = 0; i < paths.length; i++) {
+    if (paths[i] !== nodes[i].path) return false;
+  }
+  return true;
 }
 
 /**
@@ -294,11 +333,18 @@ async function supplement(
  * `total`: how many nodes the subtree has within the depth budget (past the node budget the
  * walk goes on counting, so a cut tree can say how much it left out).
  */
+/** What {@linkcode preorder} lists. */
+export interface Preorder {
+  order: { node: RawNode; depth: number; parent: number }[];
+  truncated: boolean;
+  total: number;
+}
+
 export function preorder(
   tree: AppTree,
   root: RawNode,
   limits: { maxNodes: number; maxDepth: number },
-): { order: { node: RawNode; depth: number; parent: number }[]; truncated: boolean; total: number } {
+): Preorder {
   const order: { node: RawNode; depth: number; parent: number }[] = [];
   let truncated = false;
   let total = 0;

@@ -13,6 +13,7 @@ import { authenticate, currentUid, writeAll } from "./auth.ts";
 import { DBusError, DBusErrorName } from "./errors.ts";
 import {
   BodyDecodeError,
+  type BodyReader,
   decodeMessage,
   encodeMessage,
   type Message,
@@ -39,6 +40,11 @@ export interface CallOptions {
   /** Milliseconds before the call fails with `org.freedesktop.DBus.Error.Timeout`. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Reads the reply body in place of the generic codec when the reply has its signature
+   * (for big replies: decoded straight into the caller's objects).
+   */
+  reply?: BodyReader;
 }
 
 /** Options of {@linkcode DBusConnection.connect}. */
@@ -181,7 +187,7 @@ export class DBusConnection {
     } catch (error) {
       return Promise.reject(error); // the arguments do not fit the signature
     }
-    return this.#pending.add(serial, options.timeoutMs ?? this.#callTimeoutMs, signal);
+    return this.#pending.add(serial, options.timeoutMs ?? this.#callTimeoutMs, signal, options.reply);
   }
 
   /** Sends a method call that expects no reply. */
@@ -310,7 +316,7 @@ export class DBusConnection {
   #dispatch(buf: Uint8Array, at: number, length: number): void {
     let message: Message;
     try {
-      message = decodeMessage(buf, at, length);
+      message = decodeMessage(buf, at, length, this.#replyReader);
     } catch (error) {
       // A reply we cannot decode fails its call; anything else is dropped.
       const serial = error instanceof BodyDecodeError ? error.header.replySerial : undefined;
@@ -344,6 +350,12 @@ export class DBusConnection {
         return;
     }
   }
+
+  /** The body reader of the call a method return answers, if it was made with one. */
+  readonly #replyReader = (header: Message): BodyReader | undefined =>
+    header.type === MessageType.METHOD_RETURN && header.replySerial !== undefined
+      ? this.#pending.replyReader(header.replySerial)
+      : undefined;
 
   /** We export no objects: answer `Peer.Ping`, refuse everything else. */
   #answer(call: Message): void {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { DBusConnection } from "./connection.ts";
 import { DBusError, DBusErrorName } from "./errors.ts";
 import { decodeMessage, encodeMessage, type Message, messageLength, MessageType } from "./message.ts";
+import type { Reader } from "./reader.ts";
 import { variant } from "./variant.ts";
 import { Writer } from "./writer.ts";
 
@@ -180,6 +181,31 @@ Deno.test("DBusConnection matches pipelined replies to calls by serial", async (
   assert.equal(bus.pendingCount, 0);
   // The peer answers each batch it reads in reverse order, so replies came out of order.
   assert.equal(peer.received.filter((m) => m.member === "Echo").length, 300);
+  await bus.close();
+  await peer.close();
+});
+
+Deno.test("DBusConnection reads a reply with the call's own body reader when the signature matches", async () => {
+  const peer = new FakePeer();
+  const bus = await DBusConnection.connect(peer.address);
+  const reply = { signature: "us", read: (r: Reader) => [{ n: r.uint32(), s: r.string() }] };
+  const [custom, generic, other] = await Promise.all([
+    bus.call({ ...ECHO, signature: "us", body: [7, "seven"] }, { reply }),
+    bus.call({ ...ECHO, signature: "us", body: [8, "eight"] }),
+    // Another signature than the reader's gets the generic codec.
+    bus.call({ ...ECHO, signature: "s", body: ["nine"] }, { reply }),
+  ]);
+  assert.deepEqual(custom, [{ n: 7, s: "seven" }]);
+  assert.deepEqual(generic, [8, "eight"]);
+  assert.deepEqual(other, ["nine"]);
+  // A reader that fails fails its call only.
+  const broken = { signature: "us", read: (r: Reader) => [r.uint32(), r.string(), r.string()] };
+  const error = await bus.call({ ...ECHO, signature: "us", body: [1, "x"] }, { reply: broken }).catch((e) =>
+    e
+  );
+  assert.ok(error instanceof DBusError);
+  assert.equal(error.errorName, DBusErrorName.BAD_MESSAGE);
+  assert.deepEqual(await bus.call({ ...ECHO, signature: "u", body: [3] }), [3]);
   await bus.close();
   await peer.close();
 });

@@ -131,11 +131,30 @@ export class BodyDecodeError extends MarshalError {
 }
 
 /**
+ * Reads a message body of one signature into the caller's own shape, in place of the
+ * generic codec (a big reply decoded straight into the objects its caller keeps, with no
+ * intermediate arrays).
+ */
+export interface BodyReader {
+  /** The body signature it reads; a body of another signature gets the generic codec. */
+  readonly signature: string;
+  /** Reads the whole body from `r` (positioned at the body start) and returns its values. */
+  read(r: Reader): unknown[];
+}
+
+/**
  * Decodes the message at `bytes[at .. at + length)`.
  *
+ * @param bodyReader Picks a {@linkcode BodyReader} for the body from the decoded header
+ *   (undefined: the generic codec).
  * @throws {MarshalError} When the header is malformed; {@linkcode BodyDecodeError} when the body is.
  */
-export function decodeMessage(bytes: Uint8Array, at: number, length: number): Message {
+export function decodeMessage(
+  bytes: Uint8Array,
+  at: number,
+  length: number,
+  bodyReader?: (header: Message) => BodyReader | undefined,
+): Message {
   const le = bytes[at] === 0x6c;
   const r = new Reader(bytes, le, at, at + length);
   r.pos = at + 1;
@@ -189,7 +208,10 @@ export function decodeMessage(bytes: Uint8Array, at: number, length: number): Me
   r.align(8);
   if (message.signature === "") return message;
   try {
-    message.body = bodyCodecFor(message.signature).read(r);
+    const custom = bodyReader?.(message);
+    message.body = custom !== undefined && custom.signature === message.signature
+      ? custom.read(r)
+      : bodyCodecFor(message.signature).read(r);
   } catch (error) {
     throw new BodyDecodeError(message, { cause: error });
   }

@@ -14,7 +14,8 @@ export {
   type SignalListener,
 } from "./connection.ts";
 export { DBusError, DBusErrorName } from "./errors.ts";
-export { type Message, MessageFlag, MessageType } from "./message.ts";
+export { type BodyReader, type Message, MessageFlag, MessageType } from "./message.ts";
+export { MarshalError, Reader } from "./reader.ts";
 export { getProperty, setProperty } from "./properties.ts";
 export { type DBusType, parseSignature } from "./signature.ts";
 export { isVariant, type Variant, variant } from "./variant.ts";

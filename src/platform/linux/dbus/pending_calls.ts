@@ -5,6 +5,7 @@
  * @module
  */
 import { DBusError, DBusErrorName } from "./errors.ts";
+import type { BodyReader } from "./message.ts";
 
 interface Pending {
   resolve(body: unknown[]): void;
@@ -12,6 +13,7 @@ interface Pending {
   deadline: number;
   signal?: AbortSignal;
   onAbort?: () => void;
+  reply?: BodyReader;
 }
 
 /** The reply table of one connection. */
@@ -28,11 +30,14 @@ export class PendingCalls {
   /**
    * Registers call `serial`; the promise settles with its reply, or rejects with
    * `Timeout` after `timeoutMs`, or with the signal's reason on abort.
+   *
+   * @param reply Reads the reply body in place of the generic codec.
    */
-  add(serial: number, timeoutMs: number, signal?: AbortSignal): Promise<unknown[]> {
+  add(serial: number, timeoutMs: number, signal?: AbortSignal, reply?: BodyReader): Promise<unknown[]> {
     return new Promise<unknown[]>((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
       const pending: Pending = { resolve, reject, deadline };
+      if (reply) pending.reply = reply;
       if (signal) {
         pending.signal = signal;
         pending.onAbort = () => {
@@ -44,6 +49,11 @@ export class PendingCalls {
       this.#calls.set(serial, pending);
       if (deadline < this.#timerAt) this.#arm(deadline);
     });
+  }
+
+  /** The body reader call `serial` was made with, if it is waiting and has one. */
+  replyReader(serial: number): BodyReader | undefined {
+    return this.#calls.get(serial)?.reply;
   }
 
   /** Removes call `serial` and returns its settlers, or undefined when it is not waiting. */

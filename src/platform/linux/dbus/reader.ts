@@ -88,6 +88,12 @@ export class Reader {
     return this.#text(length);
   }
 
+  /** Steps over a `s` or `o` without decoding it. */
+  skipString(): void {
+    const length = this.uint32();
+    this.#need(length + 1);
+  }
+
   /** A `g`: u8 length, bytes, NUL. */
   signature(): string {
     const length = this.byte();
@@ -102,6 +108,7 @@ export class Reader {
 
   #text(length: number): string {
     const at = this.#need(length + 1);
+    if (length === 0) return "";
     const bytes = this.bytes;
     // Short ASCII strings dominate (names, paths, roles): decoding them by hand avoids
     // the TextDecoder call overhead, which is most of the cost of a small message.

@@ -48,6 +48,22 @@ export class X11Windows implements WindowBackend {
     return Promise.resolve(describe(conn, BigInt(windowId), position >= 0 ? position : null));
   }
 
+  /**
+   * A window's bounds (client area in root coordinates) alone: two round trips where
+   * {@linkcode get} makes seven. Null when the window no longer exists.
+   */
+  bounds(windowId: number): Promise<Rect | null> {
+    const conn = this.connection();
+    const id = BigInt(windowId);
+    const attributes = conn.windowAttributes(id);
+    const origin = attributes && conn.rootOrigin(id);
+    return Promise.resolve(
+      origin
+        ? { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height }
+        : null,
+    );
+  }
+
   /** `_NET_ACTIVE_WINDOW`, or null. */
   active(): Promise<number | null> {
     const conn = this.connection();
