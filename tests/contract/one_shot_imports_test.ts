@@ -90,8 +90,12 @@ Deno.test({
   },
 });
 
-/** Local modules the run-time test allows: today's set is 66; a heavy subtree brought in eagerly exceeds it. */
-const LOCAL_MODULE_BUDGET = 72;
+/**
+ * Local modules the run-time test allows: 67 today. The forbidden subtrees above are the heavy
+ * ones; the budget catches a new eager import chain that none of them names (the AT-SPI code alone
+ * is over 20 modules), with room for the odd new core module.
+ */
+const LOCAL_MODULE_BUDGET = 80;
 
 /** The modules one launcher run reads or evaluates, from Deno's debug log: local paths and npm package names. */
 async function loadedByLauncher(
