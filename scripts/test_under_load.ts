@@ -84,7 +84,9 @@ try {
 
 const passes = results.filter((r) => r.passed).length;
 const line =
-  `${new Date().toISOString()}: ${passes}/${results.length} runs of ${["scripts/test.ts", ...extra].join(" ")}` +
+  `${new Date().toISOString()}: ${passes}/${results.length} runs of ${
+    ["scripts/test.ts", ...extra].join(" ")
+  }` +
   ` passed with ${burnerCount} CPU burners; seconds per run ${results.map((r) => r.seconds).join(", ")}` +
   (results.some((r) => r.failed.length)
     ? `; failed: ${[...new Set(results.flatMap((r) => r.failed))].join("; ")}`
