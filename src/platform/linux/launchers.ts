@@ -83,15 +83,18 @@ export async function currentApp(launcher: number, app: string, display?: string
   const children = await childrenNamed(launcher, app);
   if (children.length) return children[children.length - 1];
   if (await proc.isAlive(launcher)) return null;
+  // Without a DISPLAY there is no instance to hand off to that is the launch's: an app of the
+  // same name elsewhere on the machine (another user's, another desktop's) is not it.
+  if (display === undefined) return null;
   return await oldestNamed(app, display);
 }
 
-async function oldestNamed(comm: string, display?: string): Promise<number | null> {
+async function oldestNamed(comm: string, display: string): Promise<number | null> {
   let best: { pid: number; start: number } | null = null;
   for (const pid of await proc.listPids()) {
     const stat = await proc.readStat(pid);
     if (!stat || stat.comm !== comm || proc.isDeadState(stat.state)) continue;
-    if (display !== undefined && (await proc.readEnviron(pid))?.get("DISPLAY") !== display) continue;
+    if ((await proc.readEnviron(pid))?.get("DISPLAY") !== display) continue;
     const start = Number(stat.startTime);
     if (best === null || start < best.start) best = { pid, start };
   }

@@ -61,7 +61,15 @@ Deno.test("LinuxApps follows a launcher's app across its restart and kill ends b
     await apps.kill(second);
     await until(() => apps.isAlive(second), (alive) => !alive, "the app after kill");
     await until(() => apps.isAlive(launcher), (alive) => !alive, "its launcher after the app was killed");
-    assert.equal(await apps.appBehind(launcher), null);
+    // An app of the same name that is not the launch's (this launch had no DISPLAY to hand off on).
+    const stranger = new Deno.Command(`${dir}/soffice.bin`, { args: ["stranger"] }).spawn();
+    try {
+      await until(() => proc.readStat(stranger.pid), (stat) => stat?.comm === "soffice.bin", "the stranger");
+      assert.equal(await apps.appBehind(launcher), null);
+    } finally {
+      await Deno.writeTextFile(`${dir}/stop-stranger`, "");
+      await stranger.status;
+    }
   } finally {
     if (launcher > 0 && await apps.isAlive(launcher)) await apps.kill(launcher);
     await Deno.remove(dir, { recursive: true });
