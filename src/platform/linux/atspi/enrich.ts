@@ -23,6 +23,13 @@ export interface NodeDetails {
   value: string | null;
 }
 
+/** The details of a node with nothing to fetch (not showing): one frozen record for all. */
+const NO_DETAILS: NodeDetails = Object.freeze({
+  frame: null,
+  actions: Object.freeze([]) as unknown as string[],
+  value: null,
+});
+
 /** Objects on screen by geometry, with the extents read to decide it (see onscreen_walk.ts). */
 export interface OnScreen {
   onScreen: ReadonlySet<string>;
@@ -66,12 +73,15 @@ export class DetailFetcher {
    */
   request(node: RawNode): Promise<NodeDetails> {
     const details = this.#detailsOf(node);
-    return details instanceof Promise ? details : Promise.resolve(details);
+    if (details instanceof Promise) return details;
+    // A record of its own: callers keep the action list.
+    return Promise.resolve(details === NO_DETAILS ? { frame: null, actions: [], value: null } : details);
   }
 
   /**
    * The details of every node of `entries`, in order (as {@linkcode request}); only the
-   * nodes with calls in flight are waited for.
+   * nodes with calls in flight are waited for. Nodes with nothing to fetch share one frozen
+   * record (with a frozen empty `actions`).
    */
   async requestAll(entries: readonly { node: RawNode }[]): Promise<NodeDetails[]> {
     const out = new Array<NodeDetails>(entries.length);
@@ -90,7 +100,7 @@ export class DetailFetcher {
     if (details === undefined) {
       const showing = this.#bus !== null &&
         (hasState(node.states, State.SHOWING) || this.#shown?.onScreen.has(node.path) === true);
-      details = showing ? this.#fetch(node) : { frame: null, actions: [], value: null };
+      details = showing ? this.#fetch(node) : NO_DETAILS;
       this.#requested.set(node.path, details);
     }
     return details;

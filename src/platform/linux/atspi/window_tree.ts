@@ -9,7 +9,7 @@ import type { AxNode, AxRole, AxTree, Rect } from "../../types.ts";
 import type { ActionNameCache } from "./action_cache.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
 import { AppTree } from "./app_tree.ts";
-import { DetailFetcher, type DetailStats, toRect } from "./enrich.ts";
+import { DetailFetcher, type DetailStats, type NodeDetails, toRect } from "./enrich.ts";
 import { childrenOf, fetchCacheItems, walkObjects } from "./fetch_nodes.ts";
 import { type AppToolkit, laysOutLate, needsOnScreenWalk, walkOnScreen } from "./onscreen_walk.ts";
 import { AtspiPath, CoordType, Iface, shortInterfaceNames } from "./interfaces.ts";
@@ -128,6 +128,7 @@ export async function buildWindowTree(
   let fetcher: DetailFetcher;
   let walkTruncated = false;
   let early: Preorder | null = null;
+  let earlyDetails: Promise<NodeDetails[]> | null = null;
   const toolkit = await (options.toolkit ?? Promise.resolve({ name: "", version: "" }))
     .catch(() => ({ name: "", version: "" }));
   if (needsOnScreenWalk(toolkit) && !options.structureOnly) {
@@ -140,15 +141,16 @@ export async function buildWindowTree(
     fetcher = options.structureOnly ? DetailFetcher.none() : new DetailFetcher(bus, app, options.actionCache);
     const supplemented = supplement(bus, app, tree, root, options);
     early = preorder(tree, root, options);
-    for (const { node } of early.order) fetcher.request(node);
+    earlyDetails = fetcher.requestAll(early.order);
+    earlyDetails.catch(() => {}); // awaited below unless the supplement changed the tree
     // Unchanged when every list read agreed with the cache's order and nothing was missing.
-    if (await abortable(supplemented, signal)) early = null;
+    if (await abortable(supplemented, signal)) early = earlyDetails = null;
   }
   const t3 = performance.now();
 
   const { order, truncated: preorderTruncated, total } = early ?? preorder(tree, root, options);
   const truncated = preorderTruncated || walkTruncated;
-  const details = await abortable(fetcher.requestAll(order), signal);
+  const details = await abortable(earlyDetails ?? fetcher.requestAll(order), signal);
   // Showing objects that answered without geometry get more chances once the app had a
   // moment, where the toolkit lays out late (Firefox's web content).
   for (let round = 0; !options.structureOnly && laysOutLate(toolkit) && round < REFETCH_ROUNDS; round++) {
@@ -196,7 +198,7 @@ export async function buildWindowTree(
       showing: states.showing,
       editable: states.editable,
       focusable: states.focusable,
-      actions,
+      actions: actions.length === 0 ? [] : actions, // the empty list of unfetched nodes is shared
       interfaces: shortInterfaceNames(node.interfaces),
       frame: frame && (dx || dy) ? { ...frame, x: frame.x + dx, y: frame.y + dy } : frame,
       ref: { bus: app, path: node.path },
