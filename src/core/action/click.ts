@@ -108,13 +108,17 @@ export async function performClick(
     let outcome: Omit<Outcome, "effect" | "evidence">;
     let witness: Witness;
     if (mode === "foreground") {
-      const at = point ?? await elementCenter(ctx, element!.ref);
+      let at = point ?? await elementCenter(ctx, element!.ref);
       const pointer = await ctx.input.pointer("global");
       ({ witness } = await witnessedForeground(
         ctx,
         scope,
         refs,
-        () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
+        () =>
+          heldModifiers(ctx, "global", gesture.modifiers, async () => {
+            if (!point) at = await aimAtElement(ctx, pointer, element!.ref, target.windowId, at);
+            await clickAt(pointer, at, gesture);
+          }),
       ));
       outcome = {
         route: "global_input",
@@ -169,24 +173,31 @@ async function backgroundClick(
   }
   const toolkit = await ctx.backend.input.toolkit(target.pid);
   refuseBackgroundFor(toolkit, "pointer", target);
-  const at = point ?? await elementCenter(ctx, named!.ref);
+  let at = point ?? await elementCenter(ctx, named!.ref);
   // 2. Pixel, background: a private pointer where nothing covers the target...
-  const onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
+  let onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
   if (onTop && await ctx.backend.input.backgroundAvailable()) {
     const pointer = await ctx.input.pointer("background");
-    await heldModifiers(
-      ctx,
-      "background",
-      gesture.modifiers,
-      () => clickAt(pointer, at, gesture),
-      target.windowId,
-    );
-    return {
-      route: "global_input",
-      mode: "background",
-      deliveredCount: gesture.count,
-      summary: `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`,
-    };
+    if (!point) {
+      const aimed = await aimAtElement(ctx, pointer, named!.ref, target.windowId, at);
+      if (aimed !== at) onTop = await ctx.backend.input.windowOnTopAt(target.windowId, aimed);
+      at = aimed;
+    }
+    if (onTop) {
+      await heldModifiers(
+        ctx,
+        "background",
+        gesture.modifiers,
+        () => clickAt(pointer, at, gesture),
+        target.windowId,
+      );
+      return {
+        route: "global_input",
+        mode: "background",
+        deliveredCount: gesture.count,
+        summary: `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`,
+      };
+    }
   }
   // ...else the element under the point, through accessibility (left click only).
   const hit = plain && point
@@ -213,6 +224,27 @@ async function backgroundClick(
       hint: 'retry with delivery_mode "foreground"' + (onTop ? "" : " or act on an element_token"),
     },
   );
+}
+
+/**
+ * Aims `pointer` at an element before a pixel press: moves it to `first` (the element's
+ * centre), lets the app process the motion, then reads the frame again and returns the new
+ * centre when it moved. LibreOffice's gtk3 windows report extents against a stale window
+ * position until a pointer event tells them where they are (a fresh Calc window: every
+ * cell 25 px too high), so a press at the first centre would land on the cell above.
+ */
+async function aimAtElement(
+  ctx: ToolContext,
+  pointer: RawPointer,
+  ref: unknown,
+  windowId: number,
+  first: Point,
+): Promise<Point> {
+  await pointer.move(first);
+  await pointer.sync();
+  await ctx.backend.input.appSettled(windowId).catch(() => {});
+  const again = await elementCenter(ctx, ref).catch(() => first);
+  return again.x === first.x && again.y === first.y ? first : again;
 }
 
 /** Fires an element's activation action; null when it has none. */
