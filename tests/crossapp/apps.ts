@@ -18,13 +18,13 @@ export { libreOfficeProfile } from "./office_cells.ts";
 
 /** Every app of the cross-app catalog, in run order. */
 export function crossApps(
-  dirs: { libreOffice: string; firefox: string; page: string; scratch: string },
+  dirs: { libreOffice: string; libreOfficeCalc: string; firefox: string; page: string; scratch: string },
 ): CrossApp[] {
   return [
     gtk4(),
     kcalc(),
     writer(dirs.libreOffice),
-    calc(dirs.libreOffice),
+    calc(dirs.libreOfficeCalc),
     firefox(dirs.firefox, dirs.page),
     xterm(dirs.scratch),
   ];

@@ -43,8 +43,6 @@ export function writer(profile: string): CrossApp {
     },
     window: (w) => /LibreOffice Writer/.test(w.title),
     hasTree: true,
-    // Calc runs next in the same soffice.bin: its launch hands off to this one.
-    keep: true,
     cells: [
       {
         id: "writer.type_text.element.bg.mixed",
@@ -114,7 +112,12 @@ function cell(name: string) {
   };
 }
 
-/** LibreOffice Calc in the same LibreOffice process: cells by element and by keys. */
+/**
+ * LibreOffice Calc in a LibreOffice of its own (its own profile): cells by element and by
+ * keys. Started as a second window of Writer's process instead, it cannot be activated
+ * (the window manager does not confirm it active and focused) and a key it receives in
+ * background makes LibreOffice activate it.
+ */
 export function calc(profile: string): CrossApp {
   return {
     name: "calc",

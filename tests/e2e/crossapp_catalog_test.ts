@@ -36,6 +36,7 @@ Deno.test({
       await Deno.writeTextFile(`${dir}/page.html`, FIREFOX_PAGE);
       const dirs = {
         libreOffice: await libreOfficeProfile(`${dir}/libreoffice`),
+        libreOfficeCalc: await libreOfficeProfile(`${dir}/libreoffice-calc`),
         firefox: `${dir}/firefox`,
         page: `file://${dir}/page.html`,
         scratch: dir,

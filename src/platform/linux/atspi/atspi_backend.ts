@@ -21,6 +21,7 @@ import { AtspiBus } from "./atspi_bus.ts";
 import * as ops from "./element_ops.ts";
 import { fetchCacheItems } from "./fetch_nodes.ts";
 import { AtspiPath, Iface } from "./interfaces.ts";
+import { cellAgain } from "./table_cells.ts";
 import { type AppToolkit, appToolkit } from "./onscreen_walk.ts";
 import { frameOffset } from "./window_match.ts";
 import { buildWindowTree, type WindowTreeTimings } from "./window_tree.ts";
@@ -310,7 +311,17 @@ export class AtspiAccessibility implements AccessibilityBackend {
   ): Promise<T> {
     const r = ops.asRef(ref);
     const { bus } = await this.#connection();
-    return ops.guarded(what, r, () => run(bus, r));
+    try {
+      return await ops.guarded(what, r, () => run(bus, r));
+    } catch (error) {
+      // A spreadsheet cell's object can be replaced between an observation and an action:
+      // the same row and column of its table give the current one.
+      if (!(error instanceof DriverError) || error.code !== "stale_element_token") throw error;
+      const path = await cellAgain(bus, r.bus, r.path).catch(() => null);
+      if (path === null) throw error;
+      const again = { bus: r.bus, path };
+      return await ops.guarded(what, again, () => run(bus, again));
+    }
   }
 
   async #connection(): Promise<{ bus: AtspiBus; apps: AppLocator }> {

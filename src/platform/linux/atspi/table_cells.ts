@@ -14,6 +14,47 @@ import { toRect } from "./enrich.ts";
 import { CoordType, Iface } from "./interfaces.ts";
 import type { RawNode } from "./raw_node.ts";
 
+/** Where a cell of a huge table sits, to find it again when the app replaced its object. */
+interface CellPlace {
+  table: string;
+  row: number;
+  column: number;
+}
+
+/**
+ * Cells read from visible ranges, by `app path`. LibreOffice makes a cell's object on demand
+ * and drops it when no client holds it, so a path from an observation can be gone by the
+ * time an action uses it; its row and column find the cell's object again.
+ */
+const places = new Map<string, CellPlace>();
+/** Most remembered cell places (a few visible ranges); past it the oldest are forgotten. */
+const MAX_PLACES = 20_000;
+
+function remember(app: string, path: string, place: CellPlace): void {
+  const key = `${app} ${path}`;
+  places.delete(key);
+  places.set(key, place);
+  if (places.size > MAX_PLACES) places.delete(places.keys().next().value!);
+}
+
+/**
+ * The current object of a cell read from a visible range whose object at `path` is gone:
+ * `Table.GetAccessibleAt` of its row and column. Null for any other object, or when the
+ * table no longer answers.
+ */
+export async function cellAgain(bus: AtspiCaller, app: string, path: string): Promise<string | null> {
+  const place = places.get(`${app} ${path}`);
+  if (!place) return null;
+  const [ref] = await bus.call(app, place.table, Iface.TABLE, "GetAccessibleAt", "ii", [
+    place.row,
+    place.column,
+  ]);
+  const again = (ref as [string, string])[1];
+  if (!again || again.endsWith("/null") || again === path) return null;
+  remember(app, again, place);
+  return again;
+}
+
 /** A table with more cells than this is read by its visible range. */
 export const HUGE_TABLE_CELLS = 10_000;
 /** Most cells read from a visible range. */
@@ -71,7 +112,11 @@ export async function visibleCells(bus: AtspiCaller, app: string, table: string)
     for (let c = first.column; c <= last.column && cells.length < MAX_VISIBLE_CELLS; c++) {
       cells.push(
         call(Iface.TABLE, "GetAccessibleAt", "ii", [r, c]).then(
-          ([ref]) => (ref as [string, string])[1] || null,
+          ([ref]) => {
+            const path = (ref as [string, string])[1] || null;
+            if (path !== null) remember(app, path, { table, row: r, column: c });
+            return path;
+          },
           () => null,
         ),
       );
