@@ -5,13 +5,14 @@
  *
  * @module
  */
+import type { ElementState } from "../../platform/ax_types.ts";
 import type { MouseButton, Point, RawPointer } from "../../platform/types.ts";
 import { cursorApproach, cursorPress, frameCentre } from "../agent_cursor/follow.ts";
 import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
-import { elementCenter } from "./pointing.ts";
+import { contains, elementCenter } from "./pointing.ts";
 import { elementAt, toggleState, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 import { refuseBackgroundFor } from "./toolkit_routes.ts";
@@ -29,6 +30,9 @@ export type DeliveryMode = "background" | "foreground";
 
 const ACTIVATION = /^(click|press|activate|toggle|open|jump|dodefault|invoke|clickancestor|check|uncheck)$/;
 const CLICK_GAP_MS = 40;
+/** Frame reads after a press aimed at an element (see movedAway), and the gap between them. */
+const MOVED_LOOKS = 3;
+const MOVED_LOOK_GAP_MS = 100;
 
 /**
  * The verb of a platform action name, for classifying it: the last dotted segment, without
@@ -108,17 +112,13 @@ export async function performClick(
     let outcome: Omit<Outcome, "effect" | "evidence">;
     let witness: Witness;
     if (mode === "foreground") {
-      let at = point ?? await elementCenter(ctx, element!.ref);
+      const at = point ?? await elementCenter(ctx, element!.ref);
       const pointer = await ctx.input.pointer("global");
       ({ witness } = await witnessedForeground(
         ctx,
         scope,
         refs,
-        () =>
-          heldModifiers(ctx, "global", gesture.modifiers, async () => {
-            if (!point) at = await aimAtElement(ctx, pointer, element!.ref, target.windowId, at);
-            await clickAt(pointer, at, gesture);
-          }),
+        () => heldModifiers(ctx, "global", gesture.modifiers, () => clickAt(pointer, at, gesture)),
       ));
       outcome = {
         route: "global_input",
@@ -173,31 +173,41 @@ async function backgroundClick(
   }
   const toolkit = await ctx.backend.input.toolkit(target.pid);
   refuseBackgroundFor(toolkit, "pointer", target);
-  let at = point ?? await elementCenter(ctx, named!.ref);
+  const at = point ?? await elementCenter(ctx, named!.ref);
   // 2. Pixel, background: a private pointer where nothing covers the target...
-  let onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
+  const onTop = await ctx.backend.input.windowOnTopAt(target.windowId, at);
   if (onTop && await ctx.backend.input.backgroundAvailable()) {
     const pointer = await ctx.input.pointer("background");
-    if (!point) {
-      const aimed = await aimAtElement(ctx, pointer, named!.ref, target.windowId, at);
-      if (aimed !== at) onTop = await ctx.backend.input.windowOnTopAt(target.windowId, aimed);
-      at = aimed;
-    }
-    if (onTop) {
-      await heldModifiers(
+    const stateBefore = point ? null : await ctx.backend.accessibility.state(named!.ref).catch(() => null);
+    const press = () =>
+      heldModifiers(
         ctx,
         "background",
         gesture.modifiers,
         () => clickAt(pointer, at, gesture),
         target.windowId,
       );
-      return {
-        route: "global_input",
-        mode: "background",
-        deliveredCount: gesture.count,
-        summary: `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`,
-      };
+    await press();
+    let summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
+    const moved = stateBefore ? await movedAway(ctx, named!.ref, at, stateBefore, target.windowId) : null;
+    if (moved) {
+      await heldModifiers(
+        ctx,
+        "background",
+        gesture.modifiers,
+        () => clickAt(pointer, moved, gesture),
+        target.windowId,
+      );
+      summary +=
+        ` landed beside ${named!.platformRole} ${JSON.stringify(named!.label)}, which the app then ` +
+        `placed at (${moved.x}, ${moved.y}) (its geometry was stale until the pointer arrived); clicked again there`;
     }
+    return {
+      route: "global_input",
+      mode: "background",
+      deliveredCount: gesture.count * (moved ? 2 : 1),
+      summary,
+    };
   }
   // ...else the element under the point, through accessibility (left click only).
   const hit = plain && point
@@ -227,24 +237,34 @@ async function backgroundClick(
 }
 
 /**
- * Aims `pointer` at an element before a pixel press: moves it to `first` (the element's
- * centre), lets the app process the motion, then reads the frame again and returns the new
- * centre when it moved. LibreOffice's gtk3 windows report extents against a stale window
- * position until a pointer event tells them where they are (a fresh Calc window: every
- * cell 25 px too high), so a press at the first centre would land on the cell above.
+ * After a pixel press aimed at an element's centre: the element's new centre when the app
+ * now places the element away from the pressed point and its own state (focus, selection,
+ * check) did not change, i.e. the press hit something else; else null. LibreOffice's gtk3
+ * windows report extents against a stale window position until a pointer event tells them
+ * where they are (a fresh Calc window: every cell 25 px too high), so the first press on
+ * B2 selects B1.
  */
-async function aimAtElement(
+async function movedAway(
   ctx: ToolContext,
-  pointer: RawPointer,
   ref: unknown,
+  pressed: Point,
+  before: ElementState,
   windowId: number,
-  first: Point,
-): Promise<Point> {
-  await pointer.move(first);
-  await pointer.sync();
+): Promise<Point | null> {
   await ctx.backend.input.appSettled(windowId).catch(() => {});
-  const again = await elementCenter(ctx, ref).catch(() => first);
-  return again.x === first.x && again.y === first.y ? first : again;
+  for (let look = 0; look < MOVED_LOOKS; look++) {
+    if (look > 0) await new Promise((resolve) => setTimeout(resolve, MOVED_LOOK_GAP_MS));
+    const frame = await ctx.backend.accessibility.frame(ref).catch(() => null);
+    if (!frame) return null;
+    if (contains(frame, pressed)) continue;
+    const after = await ctx.backend.accessibility.state(ref).catch(() => null);
+    const same = after !== null && after.focused === before.focused && after.selected === before.selected &&
+      after.checked === before.checked;
+    return same
+      ? { x: Math.round(frame.x + frame.width / 2), y: Math.round(frame.y + frame.height / 2) }
+      : null;
+  }
+  return null;
 }
 
 /** Fires an element's activation action; null when it has none. */
