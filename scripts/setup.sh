@@ -43,6 +43,12 @@ want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then
   want chromium
 fi
+# The apps of the cross-app catalog (tests/e2e/crossapp_catalog_test.ts, opt-in with CUA_CROSSAPP=1) and of the
+# LibreOffice launch test: GTK 4, Qt 5, LibreOffice with its gtk3 plugin, Firefox ESR, a terminal without
+# accessibility. CUA_SKIP_CROSSAPP=1 leaves them out (those tests then skip or stay off).
+if [ "${CUA_SKIP_CROSSAPP:-0}" != 1 ]; then
+  want gtk-4-examples kcalc libreoffice-writer libreoffice-calc libreoffice-gtk3 firefox-esr xterm
+fi
 
 install_debian_packages() {
   if ! command -v dpkg >/dev/null 2>&1; then

@@ -9,7 +9,7 @@
  *     CUA_CROSSAPP=1 node_modules/.bin/deno run -A scripts/test.ts tests/e2e/crossapp_catalog_test.ts
  *     CUA_CROSSAPP_ONLY=kcalc,xterm ...   (only those apps)
  *
- * Opt-in (`CUA_CROSSAPP=1`) while the catalog's apps are not in scripts/setup.sh.
+ * Opt-in (`CUA_CROSSAPP=1`): scripts/setup.sh installs its apps, but a full run takes long under load.
  *
  * @module
  */
