@@ -20,6 +20,8 @@ export function xterm(dir: string): CrossApp {
     },
     window: (w) => w.title === "crossapp-xterm",
     hasTree: false,
+    // The cells compare the window's text before and after: start once the shell's prompt is drawn.
+    ready: (ctx) => promptShown(ctx.app.windowId),
     cells: [
       {
         id: "xterm.type_text.none.bg.refused",
@@ -76,6 +78,18 @@ export function xterm(dir: string): CrossApp {
       },
     ],
   };
+}
+
+/** Waits until the terminal shows text (the shell's prompt) that reads the same twice in a row. */
+async function promptShown(windowId: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let last = "";
+  for (;;) {
+    const words = await screenWords(windowId);
+    if (words !== "" && words === last) return;
+    if (Date.now() > deadline) throw new Error(`xterm shows no steady prompt: ${JSON.stringify(words)}`);
+    last = words;
+  }
 }
 
 /**
