@@ -43,9 +43,9 @@ want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then
   want chromium
 fi
-# The apps of the cross-app catalog (tests/e2e/crossapp_catalog_test.ts, part of the suite) and of the
+# The apps of the cross-app catalog (tests/e2e/crossapp_catalog_test.ts, opt-in with CUA_CROSSAPP=1) and of the
 # LibreOffice launch test: GTK 4, Qt 5, LibreOffice with its gtk3 plugin, Firefox ESR, a terminal without
-# accessibility. CUA_SKIP_CROSSAPP=1 leaves them out (set it for the tests too: the catalog is then off).
+# accessibility. CUA_SKIP_CROSSAPP=1 leaves them out (the LibreOffice launch test then skips).
 if [ "${CUA_SKIP_CROSSAPP:-0}" != 1 ]; then
   want gtk-4-examples kcalc libreoffice-writer libreoffice-calc libreoffice-gtk3 firefox-esr xterm
 fi

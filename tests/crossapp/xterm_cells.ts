@@ -31,7 +31,7 @@ export function xterm(dir: string): CrossApp {
         ),
         oracle: oracle(
           "the terminal shows nothing new (tesseract reads the window)",
-          (ctx) => screenWords(ctx.app.windowId),
+          (ctx) => steadyWords(ctx.app.windowId),
           () => false,
         ),
         expect: refused("background_unavailable"),
@@ -41,7 +41,7 @@ export function xterm(dir: string): CrossApp {
         calls: call("type_text", (c) => ({ target: c.app.target, text: "echo foreground-ok", ...FG })),
         oracle: oracle(
           "the terminal shows the typed command (tesseract, run by the test, reads the window)",
-          (ctx) => screenWords(ctx.app.windowId),
+          (ctx) => steadyWords(ctx.app.windowId),
           (b, a) => (a.match(/echoforegroundok/g) ?? []).length > (b.match(/echoforegroundok/g) ?? []).length,
         ),
         expect: delivered,
@@ -71,7 +71,7 @@ export function xterm(dir: string): CrossApp {
         ),
         oracle: oracle(
           "the terminal is unchanged (tesseract reads the window)",
-          (ctx) => screenWords(ctx.app.windowId),
+          (ctx) => steadyWords(ctx.app.windowId),
           () => false,
         ),
         expect: noop,
@@ -82,12 +82,20 @@ export function xterm(dir: string): CrossApp {
 
 /** Waits until the terminal shows text (the shell's prompt) that reads the same twice in a row. */
 async function promptShown(windowId: number): Promise<void> {
+  await steadyWords(windowId);
+}
+
+/**
+ * The window's words once they read the same twice in a row and are not empty: the shell may
+ * still be drawing what the last cell's input made it print.
+ */
+async function steadyWords(windowId: number): Promise<string> {
   const deadline = Date.now() + 120_000;
   let last = "";
   for (;;) {
     const words = await screenWords(windowId);
-    if (words !== "" && words === last) return;
-    if (Date.now() > deadline) throw new Error(`xterm shows no steady prompt: ${JSON.stringify(words)}`);
+    if (words !== "" && words === last) return words;
+    if (Date.now() > deadline) throw new Error(`xterm shows no steady text: ${JSON.stringify(words)}`);
     last = words;
   }
 }
