@@ -8,9 +8,8 @@
  *
  * @module
  */
-import { type BodyReader, MarshalError, type Reader } from "../dbus/mod.ts";
-import { AtspiPath } from "./interfaces.ts";
-import { CACHE_ITEM_SIGNATURE, type RawNode } from "./raw_node.ts";
+import { type BodyReader, readArrayEnd, type Reader } from "../dbus/mod.ts";
+import { CACHE_ITEM_SIGNATURE, parentPathOf, type RawNode } from "./raw_node.ts";
 import type { StateSet } from "./states.ts";
 
 /** The nodes of one reply, as {@linkcode cacheRowsReader} returns them (its only value). */
@@ -24,8 +23,6 @@ export const cacheRowsReader: BodyReader = {
   read: (r) => [new CacheRows(readRows(r))],
 };
 
-/** Largest array the D-Bus spec allows (64 MiB). */
-const MAX_ARRAY_BYTES = 64 * 1024 * 1024;
 /** Entries each table holds before it starts over (paths of big apps, lists, sets). */
 const MAX_PATHS = 200_000;
 const MAX_LISTS = 512;
@@ -41,7 +38,7 @@ const listsByHash = new Map<number, { bytes: Uint8Array; value: readonly string[
 const statesByKey = new Map<number, StateSet>();
 
 function readRows(r: Reader): RawNode[] {
-  const end = arrayEnd(r, 8);
+  const end = readArrayEnd(r, 8);
   const nodes: RawNode[] = [];
   while (r.pos < end) {
     r.align(8); // row
@@ -63,7 +60,7 @@ function readRows(r: Reader): RawNode[] {
     const states = readStates(r);
     nodes.push({
       path,
-      parent: parent === AtspiPath.NULL || parent === "" || parent === path ? null : parent,
+      parent: parentPathOf(parent, path),
       index,
       childCount,
       interfaces,
@@ -74,16 +71,6 @@ function readRows(r: Reader): RawNode[] {
     });
   }
   return nodes;
-}
-
-/** Reads an array's length and padding; returns the offset past its last element. */
-function arrayEnd(r: Reader, elementAlign: number): number {
-  const length = r.uint32();
-  if (length > MAX_ARRAY_BYTES) throw new MarshalError(`Array of ${length} bytes is too long`);
-  r.align(elementAlign);
-  const end = r.pos + length;
-  if (end > r.end) throw new MarshalError("Message is truncated (array past the end)");
-  return end;
 }
 
 /** An object path; `/org/a11y/atspi/accessible/<id>` is decoded once per id. */
@@ -127,7 +114,7 @@ function accessibleId(bytes: Uint8Array, at: number, length: number, end: number
 
 /** An `as` of interface names; each distinct list is decoded once and shared (frozen). */
 function readInterfaces(r: Reader): readonly string[] {
-  const end = arrayEnd(r, 4);
+  const end = readArrayEnd(r, 4);
   const start = r.pos;
   const bytes = r.bytes;
   let hash = 0x811c9dc5;
@@ -161,7 +148,7 @@ function sameBytes(kept: Uint8Array, bytes: Uint8Array, start: number, end: numb
 
 /** An `au` state set; the usual two words are shared per distinct set (frozen). */
 function readStates(r: Reader): StateSet {
-  const end = arrayEnd(r, 4);
+  const end = readArrayEnd(r, 4);
   if (end - r.pos === 8) {
     const low = r.uint32();
     const high = r.uint32();

@@ -56,7 +56,7 @@ export function fromCacheItem(item: unknown): RawNode | null {
   const parentPath = parent[1];
   return {
     path: object[1],
-    parent: parentPath === NULL_PATH || parentPath === "" || parentPath === object[1] ? null : parentPath,
+    parent: parentPathOf(parentPath, object[1]),
     index,
     childCount,
     interfaces,
@@ -65,4 +65,9 @@ export function fromCacheItem(item: unknown): RawNode | null {
     description,
     states,
   };
+}
+
+/** A cache row's parent path, or null for none (the null path, empty, or the object itself). */
+export function parentPathOf(parent: string, path: string): string | null {
+  return parent === NULL_PATH || parent === "" || parent === path ? null : parent;
 }

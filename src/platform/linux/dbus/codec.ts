@@ -210,7 +210,8 @@ function writeArray(w: Writer, elementAlign: number, writeElements: () => void):
   w.view.setUint32(lengthAt, w.pos - start, true);
 }
 
-function readArrayEnd(r: Reader, elementAlign: number): number {
+/** Reads an array's length and padding; returns the offset past its last element. */
+export function readArrayEnd(r: Reader, elementAlign: number): number {
   const length = r.uint32();
   if (length > MAX_ARRAY_BYTES) throw new MarshalError(`Array of ${length} bytes is too long`);
   r.align(elementAlign);

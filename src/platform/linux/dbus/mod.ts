@@ -5,7 +5,7 @@
  * @module
  */
 export { parseAddress, sessionBusAddress, type SocketAddress } from "./address.ts";
-export { bodyCodecFor, codecFor } from "./codec.ts";
+export { bodyCodecFor, codecFor, readArrayEnd } from "./codec.ts";
 export {
   type CallOptions,
   type ConnectOptions,
