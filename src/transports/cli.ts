@@ -182,15 +182,18 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
         { waitForDisplay: true },
       );
     case "call":
-      return await (await import("./cli_daemon.ts")).callCommand(
+      return await (await import("./cli_daemon_client.ts")).callCommand(
         args,
         printResult,
         (await host.system()).sockets,
       );
     case "status":
-      return await (await import("./cli_daemon.ts")).statusCommand(args, (await host.system()).sockets);
+      return await (await import("./cli_daemon_client.ts")).statusCommand(
+        args,
+        (await host.system()).sockets,
+      );
     case "stop":
-      return await (await import("./cli_daemon.ts")).stopCommand(args, (await host.system()).sockets);
+      return await (await import("./cli_daemon_client.ts")).stopCommand(args, (await host.system()).sockets);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {

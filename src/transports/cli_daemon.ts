@@ -1,38 +1,23 @@
 /**
- * The daemon commands of the CLI: serve, call, status, stop, and `mcp --socket`.
+ * The daemon's serving side of the CLI: `serve`, and `mcp --socket` (stdio MCP proxied to a
+ * daemon). The client commands (call, status, stop) are in cli_daemon_client.ts and load none
+ * of this.
  *
  * @module
  */
 import type { ToolRegistry } from "../core/registry.ts";
-import type { ToolResult } from "../core/result.ts";
 import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import type { ParsedArgs } from "./cli_args.ts";
-import { toolArguments } from "./cli_args.ts";
+import { fail, socketPath } from "./cli_daemon_client.ts";
 import { DaemonClient } from "./daemon_client.ts";
-import { defaultSocketPath } from "./daemon_protocol.ts";
-import { serveDaemon, socketAnswers } from "./daemon_server.ts";
+import { serveDaemon } from "./daemon_server.ts";
 import { serveMcpStdio } from "./mcp_stdio.ts";
-
-/** Prints a tool result the way the CLI does. */
-export type ResultPrinter = (result: ToolResult, args: ParsedArgs) => Promise<void>;
 
 /** Extra servers `serve` may start next to the socket (the network listener). */
 export type ServeExtras = (
   registry: ToolRegistry,
 ) => Promise<{ describe: string; close(): Promise<void> } | null>;
-
-/** The socket a command uses: `--socket PATH`, else the default. */
-export function socketPath(args: ParsedArgs, sockets: LocalSockets): string {
-  const value = args.flags.get("--socket");
-  return typeof value === "string" ? value : defaultSocketPath(sockets);
-}
-
-function fail(error: unknown): number {
-  const e = error as Error & { data?: { hint?: string } };
-  console.error(`cua-driver: ${e.message}${e.data?.hint ? `: ${e.data.hint}` : ""}`);
-  return 1;
-}
 
 /** `serve`: runs until SIGINT, SIGTERM or a `stop`. */
 export async function serveCommand(
@@ -66,99 +51,6 @@ export async function serveCommand(
   for (const signal of signals) Deno.removeSignalListener(signal, stop);
   await network?.close();
   return 0;
-}
-
-/** `call <tool> [json]` through the daemon. */
-export async function callCommand(
-  args: ParsedArgs,
-  print: ResultPrinter,
-  sockets: LocalSockets,
-): Promise<number> {
-  const [name, ...rest] = args.positionals;
-  if (!name) {
-    console.error("cua-driver: call needs a tool name: cua-driver call <tool> [json]");
-    return 2;
-  }
-  let toolArgs: Record<string, unknown>;
-  try {
-    const stdin = rest.length === 1 && rest[0] === "-"
-      ? await new Response(Deno.stdin.readable).text()
-      : undefined;
-    toolArgs = toolArguments(rest, stdin);
-  } catch (error) {
-    console.error(`cua-driver: ${(error as Error).message}`);
-    return 2;
-  }
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
-  } catch (error) {
-    return fail(error);
-  }
-  try {
-    const session = typeof toolArgs.session === "string" ? toolArgs.session : undefined;
-    const response = await client.request({
-      method: "call",
-      name,
-      args: toolArgs,
-      session,
-      client_kind: "cli",
-    });
-    if (!response.ok) {
-      console.error(`cua-driver: ${response.error}`);
-      return response.exit_code ?? 1;
-    }
-    const result = response.result as ToolResult;
-    await print(result, args);
-    return result.isError ? 1 : 0;
-  } finally {
-    client.close();
-  }
-}
-
-/** `status`. */
-export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
-  const path = socketPath(args, sockets);
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, path);
-  } catch (error) {
-    return fail(error);
-  }
-  try {
-    const response = await client.request({ method: "metadata" });
-    const meta = response.result as Record<string, unknown>;
-    console.log(
-      `Cua Driver daemon is running\nsocket: ${path}\npid: ${meta.pid}\nversion: ${meta.driver_version}\n` +
-        `permission mode: ${meta.permission_mode}` + (meta.network ? `\nnetwork: ${meta.network}` : ""),
-    );
-    return 0;
-  } finally {
-    client.close();
-  }
-}
-
-/** `stop`: asks the daemon to shut down and waits up to 2 s for the socket to go. */
-export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
-  const path = socketPath(args, sockets);
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, path);
-  } catch (error) {
-    return fail(error);
-  }
-  await client.request({ method: "shutdown" }).catch(() => {});
-  client.close();
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    if (!(await socketAnswers(sockets, path))) {
-      console.log(`cua-driver: stopped the daemon on ${path}`);
-      return 0;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  console.error(`cua-driver: the daemon on ${path} did not stop within 2 s`);
-  return 1;
 }
 
 /** `mcp --socket`: stdio MCP proxied to the daemon; stdin EOF ends this connection's sessions there. */

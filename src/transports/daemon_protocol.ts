@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { LocalSockets } from "../platform/types.ts";
+
 export { defaultSocketPath } from "../core/daemon_probe.ts";
 
 /** A request line. */
@@ -41,3 +43,13 @@ export function pidFileFor(socketPath: string): string {
 
 /** Longest response line a client reads (screenshots travel base64 in one line). */
 export const MAX_RESPONSE_LINE_BYTES = 256 * 1024 * 1024;
+
+/** True when a daemon answers at `address`. */
+export async function socketAnswers(sockets: LocalSockets, address: string): Promise<boolean> {
+  try {
+    (await sockets.connect(address)).close();
+    return true;
+  } catch {
+    return false;
+  }
+}

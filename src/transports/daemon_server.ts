@@ -36,16 +36,6 @@ export interface DaemonOptions {
   status?: () => Record<string, unknown>;
 }
 
-/** True when a daemon answers at `address`. */
-export async function socketAnswers(sockets: LocalSockets, address: string): Promise<boolean> {
-  try {
-    (await sockets.connect(address)).close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Starts serving.
  *

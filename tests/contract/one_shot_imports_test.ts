@@ -8,10 +8,12 @@
  *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
  * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
  * input code, any other OS's back end, or any `node:` module (the first one loads Deno's Node
- * compatibility layer).
+ * compatibility layer). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no
+ * registry, no npm package.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { startDaemon } from "../_helpers/daemon.ts";
 import { hasDesktop } from "../_helpers/desktop_env.ts";
 import { denoEnv, driverEnv } from "../_helpers/driver.ts";
 
@@ -157,5 +159,29 @@ Deno.test({
     assert.ok(run.local.includes("src/transports/cli.ts"), "the log names modules");
     assert.ok(run.local.length <= 10, run.local.join("\n"));
     assert.deepEqual(run.npm, []);
+  },
+});
+
+Deno.test({
+  name:
+    "cua-driver call through the launcher loads only the daemon client: no tool, registry, MCP or npm package",
+  ignore: Deno.build.os !== "linux" || !hasDesktop(),
+  async fn() {
+    const daemon = await startDaemon();
+    try {
+      const run = await loadedByLauncher(["call", "get_screen_size", "--socket", daemon.socket], driverEnv());
+      assert.equal(run.code, 0, "the daemon answered the call");
+      assert.ok(run.local.includes("src/transports/daemon_client.ts"), "the log names modules");
+      const heavy = run.local.filter((path) =>
+        /^src\/(core\/registry|runtime|transports\/(mcp|daemon_server|cli_daemon\.ts|grpc\/))/.test(path) ||
+        /^src\/platform\/linux\/(mod|x11|atspi)/.test(path) ||
+        (path.startsWith("tools/") && path !== "tools/index.ts")
+      );
+      assert.deepEqual(heavy, [], "a daemon client runs no tool and owns no desktop");
+      assert.ok(run.local.length <= 30, `${run.local.length} local modules:\n${run.local.join("\n")}`);
+      assert.deepEqual(run.npm, [], "npm packages");
+    } finally {
+      await daemon.stop();
+    }
   },
 });

@@ -6,45 +6,11 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
-import { driverArgs, driverEnv, runDriver } from "../_helpers/driver.ts";
+import { startDaemon } from "../_helpers/daemon.ts";
+import { driverArgs, runDriver } from "../_helpers/driver.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 
 const ignore = ignoreWithoutDesktop();
-
-/** Starts `serve` on a fresh socket and waits until it answers. */
-async function startDaemon(extra: string[] = [], env: Record<string, string> = driverEnv()) {
-  const dir = await Deno.makeTempDir({ prefix: "cua-daemon-" });
-  const socket = `${dir}/d.sock`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: driverArgs("serve", "--desktop", "system", "--socket", socket, ...extra),
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let log = "";
-  while (!log.includes("listening")) {
-    const { value, done } = await stderr.read();
-    if (done) throw new Error(`serve exited: ${log}`);
-    log += value;
-  }
-  (async () => {
-    while (!(await stderr.read()).done) { /* drain */ }
-  })();
-  return {
-    socket,
-    env,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    },
-  };
-}
 
 Deno.test({
   name: "daemon serves call, status and stop, and the CLI says clearly when it is not running",

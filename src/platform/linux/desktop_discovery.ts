@@ -97,14 +97,16 @@ export async function discoverDesktop(options: DiscoveryOptions): Promise<Discov
     const seen = candidates.map(describe).join("; ");
     const why = usable.length === 0
       ? `none of the displays of uid ${uid} could be opened (${seen})`
-      : `none of the displays of uid ${uid} belongs to ${busWords} (${seen})`;
+      : sessionBus
+      ? `none of the displays of uid ${uid} belongs to ${busWords} (${seen})`
+      : `there is ${busWords}, so none of the displays of uid ${uid} can be tied to a logged-in session (${seen})`;
     return { chosen: null, sessionBus, candidates, reason: why };
   }
   const bus = chosen.matched ? sessionBus : chosen.sessionBus ?? sessionBus;
   const because = chosen.matched
     ? `its AT-SPI bus is the one ${busWords} hands out`
     : `it is the ${chosen.windowManager ? "managed " : ""}display of uid ${uid} with the most windows ` +
-      `(${chosen.clientWindows}); it is not tied to ${busWords}`;
+      `(${chosen.clientWindows}); ${sessionBus ? `it is not tied to ${busWords}` : `there is ${busWords}`}`;
   return {
     chosen,
     sessionBus: bus,

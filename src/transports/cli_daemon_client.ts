@@ -1,0 +1,122 @@
+/**
+ * The daemon's client commands of the CLI: `call <tool> [json]`, `status` and `stop`. They
+ * talk to a running daemon over its socket and load neither the registry nor any tool, MCP or
+ * the server side (a `call` is a process start, a connect and one request).
+ *
+ * @module
+ */
+import type { ToolResult } from "../core/result.ts";
+import type { LocalSockets } from "../platform/types.ts";
+import type { ParsedArgs } from "./cli_args.ts";
+import { toolArguments } from "./cli_args.ts";
+import { DaemonClient } from "./daemon_client.ts";
+import { defaultSocketPath, socketAnswers } from "./daemon_protocol.ts";
+
+/** Prints a tool result the way the CLI does. */
+export type ResultPrinter = (result: ToolResult, args: ParsedArgs) => Promise<void>;
+
+/** The socket a command uses: `--socket PATH`, else the default. */
+export function socketPath(args: ParsedArgs, sockets: LocalSockets): string {
+  const value = args.flags.get("--socket");
+  return typeof value === "string" ? value : defaultSocketPath(sockets);
+}
+
+/** Prints why a daemon command failed (with its hint) and returns its exit code, 1. */
+export function fail(error: unknown): number {
+  const e = error as Error & { data?: { hint?: string } };
+  console.error(`cua-driver: ${e.message}${e.data?.hint ? `: ${e.data.hint}` : ""}`);
+  return 1;
+}
+
+/** `call <tool> [json]` through the daemon. */
+export async function callCommand(
+  args: ParsedArgs,
+  print: ResultPrinter,
+  sockets: LocalSockets,
+): Promise<number> {
+  const [name, ...rest] = args.positionals;
+  if (!name) {
+    console.error("cua-driver: call needs a tool name: cua-driver call <tool> [json]");
+    return 2;
+  }
+  let toolArgs: Record<string, unknown>;
+  try {
+    const stdin = rest.length === 1 && rest[0] === "-"
+      ? await new Response(Deno.stdin.readable).text()
+      : undefined;
+    toolArgs = toolArguments(rest, stdin);
+  } catch (error) {
+    console.error(`cua-driver: ${(error as Error).message}`);
+    return 2;
+  }
+  let client: DaemonClient;
+  try {
+    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
+  } catch (error) {
+    return fail(error);
+  }
+  try {
+    const session = typeof toolArgs.session === "string" ? toolArgs.session : undefined;
+    const response = await client.request({
+      method: "call",
+      name,
+      args: toolArgs,
+      session,
+      client_kind: "cli",
+    });
+    if (!response.ok) {
+      console.error(`cua-driver: ${response.error}`);
+      return response.exit_code ?? 1;
+    }
+    const result = response.result as ToolResult;
+    await print(result, args);
+    return result.isError ? 1 : 0;
+  } finally {
+    client.close();
+  }
+}
+
+/** `status`. */
+export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
+  const path = socketPath(args, sockets);
+  let client: DaemonClient;
+  try {
+    client = await DaemonClient.connect(sockets, path);
+  } catch (error) {
+    return fail(error);
+  }
+  try {
+    const response = await client.request({ method: "metadata" });
+    const meta = response.result as Record<string, unknown>;
+    console.log(
+      `Cua Driver daemon is running\nsocket: ${path}\npid: ${meta.pid}\nversion: ${meta.driver_version}\n` +
+        `permission mode: ${meta.permission_mode}` + (meta.network ? `\nnetwork: ${meta.network}` : ""),
+    );
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+/** `stop`: asks the daemon to shut down and waits up to 2 s for the socket to go. */
+export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
+  const path = socketPath(args, sockets);
+  let client: DaemonClient;
+  try {
+    client = await DaemonClient.connect(sockets, path);
+  } catch (error) {
+    return fail(error);
+  }
+  await client.request({ method: "shutdown" }).catch(() => {});
+  client.close();
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    if (!(await socketAnswers(sockets, path))) {
+      console.log(`cua-driver: stopped the daemon on ${path}`);
+      return 0;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  console.error(`cua-driver: the daemon on ${path} did not stop within 2 s`);
+  return 1;
+}
