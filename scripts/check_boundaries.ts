@@ -146,7 +146,7 @@ export const RULES: readonly FolderRule[] = [
     name: "platform-selector",
     applies: (f) => f === "src/platform/mod.ts",
     mayImport: (_f, to) =>
-      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/(mod|system)\.ts$/.test(to) ||
+      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/(mod|system|sockets)\.ts$/.test(to) ||
       to === "src/platform/unsupported.ts",
     packages: /^$/,
   },

@@ -27,8 +27,8 @@ if (import.meta.main) {
     async runDemo(registry, args) {
       return await (await import("./demo.ts")).runDemo(registry, args);
     },
-    async system() {
-      return (await import("./platform/mod.ts")).systemFor();
+    async sockets() {
+      return await (await import("./platform/mod.ts")).localSocketsFor();
     },
     async serveExtras(registry) {
       const { networkConfigFromEnv, startNetworkServer } = await import("./transports/grpc/server.ts");

@@ -4,7 +4,8 @@
  * once in turn (so the machine's load hits all alike), plus an empty Deno script for the
  * runtime's own start-up. The driver runs from source as bin/cua_driver.cjs runs it (`deno run
  * --unstable-lazy-dynamic-imports src/main.ts`: one module per file, as `deno compile` embeds
- * them) and as the single bundled file (dist/cua-driver.js).
+ * them) and as the single bundled file (dist/cua-driver.js); and `cua-driver call get_screen_size`,
+ * the same call through a running daemon (`serve`), whose process loads only the daemon client.
  *
  * @module
  */
@@ -16,6 +17,8 @@ const root = new URL("../..", import.meta.url).pathname;
 /** What the CLI benchmark measured (wall time per process, ms). */
 export interface CliBench {
   source_ms: number[];
+  /** `cua-driver call get_screen_size` against a running daemon. */
+  daemon_call_ms: number[];
   bundle_ms: number[] | null;
   deno_empty_ms: number[];
   scrot_ms: number[];
@@ -55,6 +58,37 @@ async function cpuTimed(command: string, args: string[], env: Record<string, str
   return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10;
 }
 
+/** `cua-driver serve` on a fresh socket, answering once its log says it listens. */
+async function startDaemon(env: Record<string, string>): Promise<{ socket: string; stop(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "cua-bench-daemon-" });
+  const socket = `${dir}/d.sock`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...LAZY_IMPORTS, ...CACHED_ONLY, `${root}src/main.ts`, "serve", "--socket", socket],
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let log = "";
+  while (!log.includes("listening")) {
+    const { value, done } = await stderr.read();
+    if (done) throw new Error(`cua-driver serve exited: ${log}`);
+    log += value;
+  }
+  (async () => {
+    while (!(await stderr.read()).done) { /* drain */ }
+  })();
+  return {
+    socket,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
 /** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
 export async function benchCli(
   env: Record<string, string>,
@@ -65,8 +99,10 @@ export async function benchCli(
   const shot = await Deno.makeTempFile({ suffix: ".png" });
   const empty = await Deno.makeTempFile({ suffix: ".js" });
   const childEnv = { ...env, DENO_NO_PACKAGE_JSON: "1" };
+  const daemon = await startDaemon(childEnv);
   const result: CliBench = {
     source_ms: [],
+    daemon_call_ms: [],
     bundle_ms: bundle ? [] : null,
     deno_empty_ms: [],
     scrot_ms: [],
@@ -83,6 +119,17 @@ export async function benchCli(
         ...CACHED_ONLY,
         `${root}src/main.ts`,
         "get_screen_size",
+      ]],
+      [result.daemon_call_ms, deno, [
+        "run",
+        "-A",
+        ...LAZY_IMPORTS,
+        ...CACHED_ONLY,
+        `${root}src/main.ts`,
+        "call",
+        "get_screen_size",
+        "--socket",
+        daemon.socket,
       ]],
       ...(bundle
         ? [
@@ -103,6 +150,7 @@ export async function benchCli(
     }
     return result;
   } finally {
+    await daemon.stop();
     await Deno.remove(shot).catch(() => {});
     await Deno.remove(empty).catch(() => {});
   }
@@ -116,6 +164,7 @@ if (import.meta.main) {
   const line = (label: string, values: number[] | null) =>
     values && console.log(label.padEnd(16), median(values).toFixed(0).padStart(6), "ms");
   line("source", result.source_ms);
+  line("daemon call", result.daemon_call_ms);
   line("source cpu", result.source_cpu_ms);
   line("empty cpu", result.deno_empty_cpu_ms);
   line("bundle", result.bundle_ms);

@@ -99,6 +99,17 @@ export function peerMarkdown(peers: PeerResults): string {
       "< 120 ms on an idle machine",
       "see note",
     ]);
+    if (c.daemon_call_ms?.length) {
+      const call = median(c.daemon_call_ms);
+      rows.push([
+        "Same call through a running daemon: `cua-driver call get_screen_size` (the process loads only the daemon client)",
+        `${ms(call)} (the empty Deno script: ${ms(empty)}, ${ratio(call, empty)})`,
+        `scrot: ${ms(scrot)}; xdotool: ${ms(xdotool)}`,
+        `${ratio(call, scrot)} of scrot, ${ratio(call, xdotool)} of xdotool`,
+        "< 120 ms on an idle machine",
+        call < 120 ? "yes" : "**no**",
+      ]);
+    }
     if (c.bundle_ms) {
       rows.push([
         "Same, from the single bundled file (dist/cua-driver.js)",

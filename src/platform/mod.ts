@@ -4,7 +4,7 @@
  * @module
  */
 import type { DesktopMode } from "./linux/mod.ts";
-import type { Backend, SystemBackend } from "./types.ts";
+import type { Backend, LocalSockets, SystemBackend } from "./types.ts";
 
 export type { DesktopMode };
 
@@ -53,5 +53,20 @@ export async function systemFor(os: typeof Deno.build.os = Deno.build.os): Promi
       return (await import("./windows/system.ts")).createWindowsSystem();
     default:
       return (await import("./darwin/mod.ts")).createDarwinSystemFacility();
+  }
+}
+
+/**
+ * The OS's local sockets alone (a Unix socket; a named pipe on Windows): what a daemon client
+ * (`cua-driver call`, `status`, `stop`) needs, without the rest of {@linkcode systemFor}.
+ */
+export async function localSocketsFor(os: typeof Deno.build.os = Deno.build.os): Promise<LocalSockets> {
+  switch (os) {
+    case "linux":
+      return (await import("./linux/sockets.ts")).createLinuxSockets();
+    case "windows":
+      return (await import("./windows/sockets.ts")).createWindowsSockets();
+    default:
+      return new (await import("./darwin/sockets.ts")).DarwinSockets();
   }
 }

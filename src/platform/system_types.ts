@@ -170,7 +170,7 @@ export type DirectoryClass =
 /**
  * The operating system under the driver, apart from the desktop: processes, programs,
  * package installs, local sockets, file ownership, clocks. Usable without a desktop
- * (the CLI and the daemon client get it from `systemFor()` in `src/platform/mod.ts`).
+ * (`systemFor()` in `src/platform/mod.ts`; a daemon client takes only its sockets, `localSocketsFor()`).
  */
 export interface SystemBackend {
   /**

@@ -10,7 +10,7 @@ import type { ToolCatalog, ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ListingOptions } from "../core/tool_listing.ts";
-import type { SystemBackend } from "../platform/types.ts";
+import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import type { ServeExtras } from "./cli_daemon.ts";
@@ -51,8 +51,8 @@ export interface CliHost {
   runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;
   /** Servers `serve` starts beside the socket (the HTTP/gRPC listener when configured). */
   serveExtras: ServeExtras;
-  /** The OS facilities the CLI uses without a desktop (the daemon's local socket), loaded on demand. */
-  system(): Promise<SystemBackend>;
+  /** The OS's local sockets (the daemon's endpoint), loaded on demand and without the rest of the OS code. */
+  sockets(): Promise<LocalSockets>;
 }
 
 /** Desktop selection. */
@@ -161,7 +161,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     }
     case "mcp":
       if (args.flags.has("--socket")) {
-        return await (await import("./cli_daemon.ts")).mcpProxyCommand(args, (await host.system()).sockets);
+        return await (await import("./cli_daemon.ts")).mcpProxyCommand(args, await host.sockets());
       }
       return await withRuntime(args, host, async (registry) => {
         const { serveMcpStdio } = await import("./mcp_stdio.ts");
@@ -177,7 +177,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
             registry,
             args,
             host.serveExtras,
-            (await host.system()).sockets,
+            await host.sockets(),
           ),
         { waitForDisplay: true },
       );
@@ -185,15 +185,15 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return await (await import("./cli_daemon_client.ts")).callCommand(
         args,
         printResult,
-        (await host.system()).sockets,
+        await host.sockets(),
       );
     case "status":
       return await (await import("./cli_daemon_client.ts")).statusCommand(
         args,
-        (await host.system()).sockets,
+        await host.sockets(),
       );
     case "stop":
-      return await (await import("./cli_daemon_client.ts")).stopCommand(args, (await host.system()).sockets);
+      return await (await import("./cli_daemon_client.ts")).stopCommand(args, await host.sockets());
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {

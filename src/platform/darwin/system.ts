@@ -11,23 +11,11 @@ import { findExecutable } from "../posix/find_executable.ts";
 import { resolveProgram } from "../posix/program_path.ts";
 import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
 import { posixRun, posixSpawn } from "../posix/process.ts";
-import { UnixSockets } from "../posix/unix_sockets.ts";
 import type { SystemBackend } from "../types.ts";
 import type { DarwinContext } from "./context.ts";
 import { darwinPackages } from "./packages.ts";
 import { processPath } from "./processes.ts";
-
-/** The driver's cache directory on macOS (contract.md §5.3): `~/Library/Caches/cua-driver`. */
-export function darwinCacheDir(): string {
-  return join(Deno.env.get("HOME") ?? "/tmp", "Library", "Caches", "cua-driver");
-}
-
-/** Unix sockets with the macOS default address. */
-class DarwinSockets extends UnixSockets {
-  override defaultAddress(): string {
-    return join(darwinCacheDir(), "cua-driver.sock");
-  }
-}
+import { darwinCacheDir, DarwinSockets } from "./sockets.ts";
 
 /**
  * A process's argv from `sysctl(KERN_PROCARGS2)`: argc, the executable path, padding,

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { fakeMacBackend } from "./_fake/harness.ts";
 import { MAC } from "./_fake/mod.ts";
 import { brewInstallPlan } from "./packages.ts";
-import { darwinCacheDir, findExecutableDarwin } from "./system.ts";
+import { darwinCacheDir } from "./sockets.ts";
+import { findExecutableDarwin } from "./system.ts";
 
 Deno.test("darwin system reads a process's executable and argv from libproc and KERN_PROCARGS2", async () => {
   await using mac = fakeMacBackend();
