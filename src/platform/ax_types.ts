@@ -174,6 +174,11 @@ export interface AxSnapshotOptions {
    * nothing per object (a menu walk must not flood an app that is opening a popup).
    */
   structureOnly?: boolean;
+  /**
+   * The window's bounds, when the caller has just read them (get_window_state checks the
+   * window first): the back end then does not read them again.
+   */
+  windowBounds?: Rect;
 }
 
 /** The accessibility tree of one window. */

@@ -66,6 +66,12 @@ export interface WindowInfo {
   zIndex: number | null;
 }
 
+/** What {@linkcode WindowBackend.get} must read. */
+export interface WindowLookup {
+  /** Read the window's place in the stacking order (default true). */
+  zIndex?: boolean;
+}
+
 /** A running process. */
 export interface ProcessInfo {
   pid: number;
@@ -160,8 +166,12 @@ export interface ScreenBackend {
 export interface WindowBackend {
   /** Top-level windows, bottom of the stack first. */
   list(): Promise<WindowInfo[]>;
-  /** One window, or null if it no longer exists. */
-  get(windowId: number): Promise<WindowInfo | null>;
+  /**
+   * One window, or null if it no longer exists. With `{ zIndex: false }` the back end may
+   * skip reading the stacking order (zIndex is then null): for callers that only check the
+   * window's owner, title or bounds.
+   */
+  get(windowId: number, options?: WindowLookup): Promise<WindowInfo | null>;
   /** The active window, if the platform knows one. */
   active(): Promise<number | null>;
   /** Persistently activates and raises a window; returns the previously active one. */

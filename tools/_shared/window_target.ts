@@ -9,7 +9,7 @@ import type { WindowInfo } from "../../src/platform/types.ts";
 
 /**
  * Returns the window `windowId`, checking that it exists, belongs to `pid`, and
- * that the process is alive.
+ * that the process is alive. Its `zIndex` is not read (null).
  *
  * @throws {DriverError} `window_target_not_found` or `window_stale`.
  */
@@ -18,7 +18,7 @@ export async function requireOwnedWindow(
   pid: number,
   windowId: number,
 ): Promise<WindowInfo> {
-  const window = await ctx.backend.windows.get(windowId);
+  const window = await ctx.backend.windows.get(windowId, { zIndex: false });
   if (!window) {
     throw new DriverError("window_target_not_found", `Window ${windowId} does not exist`, {
       pid,

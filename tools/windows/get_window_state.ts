@@ -92,7 +92,7 @@ export default defineTool({
       ctx.backend.accessibility.tree(
         args.pid,
         args.window_id,
-        { maxNodes: args.max_elements, maxDepth },
+        { maxNodes: args.max_elements, maxDepth, windowBounds: window.bounds },
         ctx.signal,
       ),
       args.include_screenshot

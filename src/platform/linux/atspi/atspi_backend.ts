@@ -90,7 +90,9 @@ export class AtspiAccessibility implements AccessibilityBackend {
     signal: AbortSignal,
   ): Promise<AxTree> {
     if (signal.aborted) throw aborted(signal);
-    const windowBounds = this.#options.windowBounds(windowId);
+    const windowBounds = options.windowBounds
+      ? Promise.resolve(options.windowBounds)
+      : this.#options.windowBounds(windowId);
     windowBounds.catch(() => {}); // awaited (or dropped) below; never unhandled
     const { bus, apps } = await this.#connection();
     const started = performance.now();
