@@ -11,6 +11,7 @@
  */
 import { CACHED_ONLY, LAZY_IMPORTS } from "../deno_child.ts";
 import { median } from "./peer_report.ts";
+import { startDaemon } from "../../tests/_helpers/daemon.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -58,37 +59,6 @@ async function cpuTimed(command: string, args: string[], env: Record<string, str
   return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10;
 }
 
-/** `cua-driver serve` on a fresh socket, answering once its log says it listens. */
-async function startDaemon(env: Record<string, string>): Promise<{ socket: string; stop(): Promise<void> }> {
-  const dir = await Deno.makeTempDir({ prefix: "cua-bench-daemon-" });
-  const socket = `${dir}/d.sock`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...LAZY_IMPORTS, ...CACHED_ONLY, `${root}src/main.ts`, "serve", "--socket", socket],
-    env,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stderr = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let log = "";
-  while (!log.includes("listening")) {
-    const { value, done } = await stderr.read();
-    if (done) throw new Error(`cua-driver serve exited: ${log}`);
-    log += value;
-  }
-  (async () => {
-    while (!(await stderr.read()).done) { /* drain */ }
-  })();
-  return {
-    socket,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    },
-  };
-}
-
 /** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
 export async function benchCli(
   env: Record<string, string>,
@@ -99,7 +69,7 @@ export async function benchCli(
   const shot = await Deno.makeTempFile({ suffix: ".png" });
   const empty = await Deno.makeTempFile({ suffix: ".js" });
   const childEnv = { ...env, DENO_NO_PACKAGE_JSON: "1" };
-  const daemon = await startDaemon(childEnv);
+  const daemon = await startDaemon([], childEnv);
   const result: CliBench = {
     source_ms: [],
     daemon_call_ms: [],

@@ -9,8 +9,7 @@ import type { ToolRegistry } from "../core/registry.ts";
 import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import type { ParsedArgs } from "./cli_args.ts";
-import { fail, socketPath } from "./cli_daemon_client.ts";
-import { DaemonClient } from "./daemon_client.ts";
+import { fail, socketPath, withDaemon } from "./cli_daemon_client.ts";
 import { serveDaemon } from "./daemon_server.ts";
 import { serveMcpStdio } from "./mcp_stdio.ts";
 
@@ -55,17 +54,9 @@ export async function serveCommand(
 
 /** `mcp --socket`: stdio MCP proxied to the daemon; stdin EOF ends this connection's sessions there. */
 export async function mcpProxyCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
-  } catch (error) {
-    return fail(error);
-  }
-  await client.request({ method: "session_begin", client_kind: "mcp_proxy" });
-  try {
+  return await withDaemon(sockets, socketPath(args, sockets), async (client) => {
+    await client.request({ method: "session_begin", client_kind: "mcp_proxy" });
     await serveMcpStdio(client);
-  } finally {
-    client.close();
-  }
-  return 0;
+    return 0;
+  });
 }

@@ -49,13 +49,7 @@ export async function callCommand(
     console.error(`cua-driver: ${(error as Error).message}`);
     return 2;
   }
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, socketPath(args, sockets));
-  } catch (error) {
-    return fail(error);
-  }
-  try {
+  return await withDaemon(sockets, socketPath(args, sockets), async (client) => {
     const session = typeof toolArgs.session === "string" ? toolArgs.session : undefined;
     const response = await client.request({
       method: "call",
@@ -71,21 +65,13 @@ export async function callCommand(
     const result = response.result as ToolResult;
     await print(result, args);
     return result.isError ? 1 : 0;
-  } finally {
-    client.close();
-  }
+  });
 }
 
 /** `status`. */
 export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
   const path = socketPath(args, sockets);
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, path);
-  } catch (error) {
-    return fail(error);
-  }
-  try {
+  return await withDaemon(sockets, path, async (client) => {
     const response = await client.request({ method: "metadata" });
     const meta = response.result as Record<string, unknown>;
     console.log(
@@ -93,22 +79,17 @@ export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Pr
         `permission mode: ${meta.permission_mode}` + (meta.network ? `\nnetwork: ${meta.network}` : ""),
     );
     return 0;
-  } finally {
-    client.close();
-  }
+  });
 }
 
 /** `stop`: asks the daemon to shut down and waits up to 2 s for the socket to go. */
 export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Promise<number> {
   const path = socketPath(args, sockets);
-  let client: DaemonClient;
-  try {
-    client = await DaemonClient.connect(sockets, path);
-  } catch (error) {
-    return fail(error);
-  }
-  await client.request({ method: "shutdown" }).catch(() => {});
-  client.close();
+  const asked = await withDaemon(sockets, path, async (client) => {
+    await client.request({ method: "shutdown" }).catch(() => {});
+    return 0;
+  });
+  if (asked !== 0) return asked;
   const deadline = Date.now() + 2000;
   while (Date.now() < deadline) {
     if (!(await socketAnswers(sockets, path))) {
@@ -119,4 +100,26 @@ export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Prom
   }
   console.error(`cua-driver: the daemon on ${path} did not stop within 2 s`);
   return 1;
+}
+
+/**
+ * Connects to the daemon on `path` and runs `body` with the client, closed afterwards. A
+ * daemon that cannot be reached prints why and gives exit code 1.
+ */
+export async function withDaemon(
+  sockets: LocalSockets,
+  path: string,
+  body: (client: DaemonClient) => Promise<number>,
+): Promise<number> {
+  let client: DaemonClient;
+  try {
+    client = await DaemonClient.connect(sockets, path);
+  } catch (error) {
+    return fail(error);
+  }
+  try {
+    return await body(client);
+  } finally {
+    client.close();
+  }
 }

@@ -12,6 +12,7 @@ import { systemFor } from "../../src/platform/mod.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DaemonClient } from "../../src/transports/daemon_client.ts";
+import { startDaemon } from "./daemon.ts";
 import { driverArgs, driverEnv, runDriver } from "./driver.ts";
 import { type GrpcNodeClient, startGrpcNodeClient } from "./grpc_node_client.ts";
 
@@ -46,37 +47,6 @@ function freePort(): number {
   return port;
 }
 
-/** Starts `serve` and waits for its "listening" line; stderr keeps draining afterwards. */
-async function startServe(args: string[], env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: driverArgs("serve", ...args),
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let log = "";
-  while (!log.includes("listening")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited: ${log}`);
-    log += value;
-  }
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return {
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-      await drained.catch(() => {});
-    },
-  };
-}
-
 function fromMcp(result: { isError?: unknown; structuredContent?: unknown }): TransportResult {
   return {
     isError: result.isError === true,
@@ -90,11 +60,10 @@ function fromMcp(result: { isError?: unknown; structuredContent?: unknown }): Tr
  * @param flags Driver flags for both `mcp` and `serve`.
  */
 export async function startAllTransports(flags: string[]): Promise<AllTransports> {
-  const dir = await Deno.makeTempDir({ prefix: "cua-transports-" });
-  const socket = `${dir}/d.sock`;
   const port = freePort();
   const env = driverEnv({ CUA_DRIVER_RS_MCP_HTTP_PORT: String(port), CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN });
-  const serve = await startServe(["--desktop", "system", "--socket", socket, ...flags], env);
+  const serve = await startDaemon(flags, env);
+  const socket = serve.socket;
   const stdioEnv = { ...env };
   delete stdioEnv.CUA_DRIVER_RS_MCP_HTTP_PORT;
   const stdio = new Client({ name: "cua-security", version: "1.0.0" });
@@ -170,7 +139,6 @@ export async function startAllTransports(flags: string[]): Promise<AllTransports
       await http.close().catch(() => {});
       await grpc.close();
       await serve.stop();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
 }
