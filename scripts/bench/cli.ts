@@ -59,6 +59,11 @@ async function cpuTimed(command: string, args: string[], env: Record<string, str
   return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10;
 }
 
+/** Deno's arguments to run the driver from source as bin/cua_driver.cjs runs it. */
+function driver(...args: string[]): string[] {
+  return ["run", "-A", ...LAZY_IMPORTS, ...CACHED_ONLY, `${root}src/main.ts`, ...args];
+}
+
 /** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
 export async function benchCli(
   env: Record<string, string>,
@@ -82,25 +87,8 @@ export async function benchCli(
   };
   try {
     const runs: [number[], string, string[]][] = [
-      [result.source_ms, deno, [
-        "run",
-        "-A",
-        ...LAZY_IMPORTS,
-        ...CACHED_ONLY,
-        `${root}src/main.ts`,
-        "get_screen_size",
-      ]],
-      [result.daemon_call_ms, deno, [
-        "run",
-        "-A",
-        ...LAZY_IMPORTS,
-        ...CACHED_ONLY,
-        `${root}src/main.ts`,
-        "call",
-        "get_screen_size",
-        "--socket",
-        daemon.socket,
-      ]],
+      [result.source_ms, deno, driver("get_screen_size")],
+      [result.daemon_call_ms, deno, driver("call", "get_screen_size", "--socket", daemon.socket)],
       ...(bundle
         ? [
           [result.bundle_ms!, deno, ["run", "-A", bundle, "get_screen_size"]] as [number[], string, string[]],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeElement } from "../../src/platform/fake/mod.ts";
+import { type FakeElement, fakeElement } from "../../src/platform/fake/mod.ts";
 import { type Kit, pointerKit } from "./_pointer_test_kit.ts";
 
 const stale = { x: 300, y: 200, width: 40, height: 20 };
@@ -11,6 +11,11 @@ function movingElement(kit: Kit, focusOnPress = false) {
   const pressed = () => kit.pointerCalls().some((c) => c.startsWith("pointer.background.down"));
   Object.defineProperty(ref, "frame", { get: () => pressed() ? fresh : stale });
   Object.defineProperty(ref, "focused", { get: () => focusOnPress && pressed() });
+  return cellToken(kit, ref);
+}
+
+/** The token of a table cell "B2" observed at `stale`. */
+function cellToken(kit: Kit, ref: FakeElement): string {
   const [token] = kit.snapshot([{
     role: "cell",
     platformRole: "table cell",
@@ -54,14 +59,7 @@ Deno.test("click tool does not press again when the element it hit moved and cha
 
 Deno.test("click tool presses once when the element's frame holds still", async () => {
   const kit = pointerKit();
-  const ref = fakeElement({ actions: [], frame: stale });
-  const [token] = kit.snapshot([{
-    role: "cell",
-    platformRole: "table cell",
-    label: "B2",
-    ref,
-    frame: stale,
-  }]);
+  const token = cellToken(kit, fakeElement({ actions: [], frame: stale }));
   const result = await kit.call("click", { element_token: token });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   assert.deepEqual(presses(kit), [

@@ -179,25 +179,19 @@ async function backgroundClick(
   if (onTop && await ctx.backend.input.backgroundAvailable()) {
     const pointer = await ctx.input.pointer("background");
     const stateBefore = point ? null : await ctx.backend.accessibility.state(named!.ref).catch(() => null);
-    const press = () =>
+    const pressAt = (where: Point) =>
       heldModifiers(
         ctx,
         "background",
         gesture.modifiers,
-        () => clickAt(pointer, at, gesture),
+        () => clickAt(pointer, where, gesture),
         target.windowId,
       );
-    await press();
+    await pressAt(at);
     let summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
     const moved = stateBefore ? await movedAway(ctx, named!.ref, at, stateBefore, target.windowId) : null;
     if (moved) {
-      await heldModifiers(
-        ctx,
-        "background",
-        gesture.modifiers,
-        () => clickAt(pointer, moved, gesture),
-        target.windowId,
-      );
+      await pressAt(moved);
       summary +=
         ` landed beside ${named!.platformRole} ${JSON.stringify(named!.label)}, which the app then ` +
         `placed at (${moved.x}, ${moved.y}) (its geometry was stale until the pointer arrived); clicked again there`;
@@ -260,9 +254,7 @@ async function movedAway(
     const after = await ctx.backend.accessibility.state(ref).catch(() => null);
     const same = after !== null && after.focused === before.focused && after.selected === before.selected &&
       after.checked === before.checked;
-    return same
-      ? { x: Math.round(frame.x + frame.width / 2), y: Math.round(frame.y + frame.height / 2) }
-      : null;
+    return same ? frameCentre(frame) : null;
   }
   return null;
 }
