@@ -7,9 +7,9 @@
  *   through bin/cua_driver.cjs (its `DENO_LOG=debug` lines), which also catches a literal
  *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
  * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
- * input code, any other OS's back end, or any `node:` module (the first one loads Deno's Node
- * compatibility layer). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no
- * registry, no npm package.
+ * input code, any other OS's back end, any `node:` module (the first one loads Deno's Node
+ * compatibility layer) or any npm package (the first one starts Deno's npm resolver; zod is the vendored
+ * third_party/zod/zod.js). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no registry.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -87,8 +87,8 @@ Deno.test({
     assert.deepEqual(forbidden, [], "modules a one-shot get_screen_size must not load");
     const builtins = [...closure].filter((s) => s.startsWith("node:"));
     assert.deepEqual(builtins, [], "node: modules (each loads the Node compatibility layer)");
-    const packages = [...closure].filter((s) => s.startsWith("npm:")).map((s) => s.replace(/@[^@/]+$/, ""));
-    assert.deepEqual([...new Set(packages)], ["npm:zod"], "npm packages");
+    assert.ok(local.includes("third_party/zod/zod.js"), "zod is the vendored module");
+    assert.deepEqual([...closure].filter((s) => s.startsWith("npm:")), [], "npm packages");
   },
 });
 
@@ -146,7 +146,7 @@ Deno.test({
       run.local.length <= LOCAL_MODULE_BUDGET,
       `${run.local.length} local modules:\n${run.local.join("\n")}`,
     );
-    assert.deepEqual(run.npm, ["zod"], "npm packages");
+    assert.deepEqual(run.npm, [], "npm packages");
   },
 });
 
