@@ -13,6 +13,7 @@
  */
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { V8_FLAGS } from "./deno_child.ts";
 
 /** The release targets: x86_64/aarch64 Linux and macOS, x86_64 Windows. */
 export const TARGETS = [
@@ -41,6 +42,7 @@ export function compileArgs(target: Target, outDir: string): string[] {
   return [
     "compile",
     "-A",
+    ...V8_FLAGS,
     "--config",
     join(root, "deno.json"),
     "--target",

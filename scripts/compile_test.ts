@@ -25,6 +25,10 @@ Deno.test("compileArgs compiles src/main.ts with every permission for one target
   const args = compileArgs("x86_64-pc-windows-msvc", "/tmp/out");
   assert.equal(args[0], "compile");
   assert.ok(args.includes("-A"));
+  assert.ok(
+    args.includes("--v8-flags=--min-semi-space-size=8"),
+    "the executable keeps the launcher's V8 flags",
+  );
   assert.equal(args[args.indexOf("--target") + 1], "x86_64-pc-windows-msvc");
   assert.equal(args[args.indexOf("--output") + 1], "/tmp/out/cua-driver-x86_64-pc-windows-msvc.exe");
   assert.match(args[args.indexOf("--config") + 1], /\/deno\.json$/);

@@ -20,6 +20,12 @@ if (import.meta.main) {
       ]);
       return new ToolCatalog(allTools);
     },
+    preloadRuntime() {
+      // Failures surface when startRuntime and the permission resolver import the same modules.
+      import("./runtime.ts").catch(() => {});
+      import("./core/permissions/config.ts").catch(() => {});
+      import("./platform/mod.ts").then(({ preloadBackend }) => preloadBackend()).catch(() => {});
+    },
     async startRuntime(options) {
       const { startRuntime } = await import("./runtime.ts");
       return await startRuntime({ ...options, log: (line) => console.error(`cua-driver: ${line}`) });

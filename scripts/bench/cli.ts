@@ -2,14 +2,14 @@
  * One-shot CLI benchmark: `cua-driver get_screen_size` as a fresh process, against scrot
  * (a screenshot to a file) and `xdotool getmouselocation`, in rounds that run each command
  * once in turn (so the machine's load hits all alike), plus an empty Deno script for the
- * runtime's own start-up. The driver runs from source as bin/cua_driver.cjs runs it (`deno run
+ * runtime's own start-up. The driver runs from source as bin/cua-driver runs it (`deno run
  * --unstable-lazy-dynamic-imports src/main.ts`: one module per file, as `deno compile` embeds
- * them) and as the single bundled file (dist/cua-driver.js); and `cua-driver call get_screen_size`,
+ * them), through that launcher itself (the command npm installs), as the single bundled file (dist/cua-driver.js); and `cua-driver call get_screen_size`,
  * the same call through a running daemon (`serve`), whose process loads only the daemon client.
  *
  * @module
  */
-import { CACHED_ONLY, LAZY_IMPORTS } from "../deno_child.ts";
+import { CACHED_ONLY, LAZY_IMPORTS, V8_FLAGS } from "../deno_child.ts";
 import { median } from "./peer_report.ts";
 import { startDaemon } from "../../tests/_helpers/daemon.ts";
 
@@ -18,6 +18,8 @@ const root = new URL("../..", import.meta.url).pathname;
 /** What the CLI benchmark measured (wall time per process, ms). */
 export interface CliBench {
   source_ms: number[];
+  /** The same call as a user types it: bin/cua-driver (package.json's command), which execs that Deno. */
+  launcher_ms: number[];
   /** `cua-driver call get_screen_size` against a running daemon. */
   daemon_call_ms: number[];
   bundle_ms: number[] | null;
@@ -59,9 +61,9 @@ async function cpuTimed(command: string, args: string[], env: Record<string, str
   return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * 10;
 }
 
-/** Deno's arguments to run the driver from source as bin/cua_driver.cjs runs it. */
+/** Deno's arguments to run the driver from source as bin/cua-driver runs it. */
 function driver(...args: string[]): string[] {
-  return ["run", "-A", ...LAZY_IMPORTS, ...CACHED_ONLY, `${root}src/main.ts`, ...args];
+  return ["run", "-A", ...LAZY_IMPORTS, ...V8_FLAGS, ...CACHED_ONLY, `${root}src/main.ts`, ...args];
 }
 
 /** Runs `rounds` rounds; `bundle` is the bundled driver's path, when it was built. */
@@ -77,6 +79,7 @@ export async function benchCli(
   const daemon = await startDaemon([], childEnv);
   const result: CliBench = {
     source_ms: [],
+    launcher_ms: [],
     daemon_call_ms: [],
     bundle_ms: bundle ? [] : null,
     deno_empty_ms: [],
@@ -88,6 +91,7 @@ export async function benchCli(
   try {
     const runs: [number[], string, string[]][] = [
       [result.source_ms, deno, driver("get_screen_size")],
+      [result.launcher_ms, `${root}bin/cua-driver`, ["get_screen_size"]],
       [result.daemon_call_ms, deno, driver("call", "get_screen_size", "--socket", daemon.socket)],
       ...(bundle
         ? [
@@ -122,6 +126,7 @@ if (import.meta.main) {
   const line = (label: string, values: number[] | null) =>
     values && console.log(label.padEnd(16), median(values).toFixed(0).padStart(6), "ms");
   line("source", result.source_ms);
+  line("launcher", result.launcher_ms);
   line("daemon call", result.daemon_call_ms);
   line("source cpu", result.source_cpu_ms);
   line("empty cpu", result.deno_empty_cpu_ms);

@@ -99,6 +99,17 @@ export function peerMarkdown(peers: PeerResults): string {
       "< 120 ms on an idle machine",
       "see note",
     ]);
+    if (c.launcher_ms?.length) {
+      const launched = median(c.launcher_ms);
+      rows.push([
+        "Same, as typed: `cua-driver get_screen_size` through package.json's command (bin/cua-driver execs that Deno)",
+        `${ms(launched)} (the empty Deno script: ${ms(empty)}, ${ratio(launched, empty)})`,
+        `scrot: ${ms(scrot)}; xdotool: ${ms(xdotool)}`,
+        `${ratio(launched, scrot)} of scrot, ${ratio(launched, xdotool)} of xdotool`,
+        "",
+        "",
+      ]);
+    }
     if (c.daemon_call_ms?.length) {
       const call = median(c.daemon_call_ms);
       rows.push([

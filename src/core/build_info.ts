@@ -80,7 +80,7 @@ function readOptional(path: string): string | null {
 
 /**
  * The command that starts this driver, for an MCP client's `command`: the launcher that ran it
- * (bin/cua_driver.cjs sets `CUA_DRIVER_LAUNCHER` to its own path), else this executable, which
+ * (bin/cua-driver sets `CUA_DRIVER_LAUNCHER` to the path it was called by), else this executable, which
  * is the driver itself in a `deno compile` build.
  */
 export function launcherPath(): string {

@@ -41,6 +41,20 @@ export async function createBackend(
 }
 
 /**
+ * Starts loading `os`'s back-end modules and returns at once, creating nothing: a one-shot CLI call
+ * overlaps this with loading its tool, and {@linkcode createBackend} then finds them loaded.
+ */
+export function preloadBackend(os: typeof Deno.build.os = Deno.build.os): void {
+  const loading = os === "linux"
+    ? import("./linux/mod.ts")
+    : os === "windows"
+    ? import("./windows/mod.ts")
+    : import("./darwin/mod.ts");
+  // A module that fails to load fails again, with its error, when createBackend imports it.
+  loading.catch(() => {});
+}
+
+/**
  * The OS facilities apart from the desktop (processes, programs, packages, sockets) for
  * `os` (default: this host). Opens no display: for the CLI, the daemon client and anything
  * that runs before or without a back end. Loads only that OS's code.

@@ -33,6 +33,11 @@ export interface CliHost {
   catalog(): Promise<ToolCatalog>;
   /** Loads one tool; undefined for an unknown name. */
   loadTool(name: string): Promise<AnyTool | undefined>;
+  /**
+   * Starts loading what {@linkcode CliHost.startRuntime} needs (the registry, the OS's back end, the
+   * permission resolver) and returns at once: a one-shot call overlaps it with loading its tool.
+   */
+  preloadRuntime(): void;
   startRuntime(options: {
     desktop: DesktopChoice;
     permissions: PermissionConfig;
@@ -231,6 +236,7 @@ async function runTool(name: string, args: ParsedArgs, host: CliHost): Promise<n
     console.error(`cua-driver: ${(error as Error).message}`);
     return EXIT.usage;
   }
+  host.preloadRuntime();
   // Only this tool is loaded, unless it runs others (run_actions, replay_trajectory).
   const tool = (await host.loadTool(name))!;
   const tools = tool.runsOtherTools ? undefined : [tool];

@@ -5,7 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { CACHED_ONLY, denoChildEnv, LAZY_IMPORTS } from "../../scripts/deno_child.ts";
+import { CACHED_ONLY, denoChildEnv, LAZY_IMPORTS, V8_FLAGS } from "../../scripts/deno_child.ts";
 import { desktopEnv } from "./desktop_env.ts";
 
 /** The entry point. */
@@ -39,7 +39,7 @@ export function driverEnv(extra: Record<string, string> = {}): Record<string, st
 
 /** Arguments to run the driver with Deno as the launcher does, from the cache that scripts/setup.sh filled. */
 export function driverArgs(...args: string[]): string[] {
-  return ["run", "-A", "--quiet", ...LAZY_IMPORTS, ...CACHED_ONLY, MAIN, ...args];
+  return ["run", "-A", "--quiet", ...LAZY_IMPORTS, ...V8_FLAGS, ...CACHED_ONLY, MAIN, ...args];
 }
 
 /** Runs one CLI command to completion. */

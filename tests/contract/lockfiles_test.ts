@@ -45,7 +45,7 @@ Deno.test("package-lock.json holds every optional dependency of every locked pac
 Deno.test("package.json pins Deno 2.9.3 as a runtime dependency of the cua-driver command", async () => {
   const pkg = await readJson("package.json");
   assert.equal(pkg.dependencies?.deno, "2.9.3");
-  assert.equal(pkg.bin?.["cua-driver"], "bin/cua_driver.cjs");
+  assert.equal(pkg.bin?.["cua-driver"], "bin/cua-driver");
   // npm 11 skips dependencies' install scripts unless allowed; deno's links its platform binary.
   assert.equal(pkg.allowScripts?.deno, true);
   const lock = await readJson("package-lock.json");

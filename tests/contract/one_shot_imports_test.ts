@@ -4,7 +4,7 @@
  *   on demand the tool, the runtime, the Linux back end and the permission resolver), read from
  *   `deno info --json`, dynamic `import()`s not followed;
  * - at run time: every module Deno reads or evaluates when `cua-driver get_screen_size` runs
- *   through bin/cua_driver.cjs (its `DENO_LOG=debug` lines), which also catches a literal
+ *   through bin/cua-driver (its `DENO_LOG=debug` lines), which also catches a literal
  *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
  * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
  * input code, any other OS's back end, any `node:` module (the first one loads Deno's Node
@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { startDaemon } from "../_helpers/daemon.ts";
 import { hasDesktop } from "../_helpers/desktop_env.ts";
 import { denoEnv, driverEnv } from "../_helpers/driver.ts";
+import { LAZY_IMPORTS, V8_FLAGS } from "../../scripts/deno_child.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** What `cua-driver get_screen_size` imports, in order, on Linux. */
@@ -104,8 +105,8 @@ async function loadedByLauncher(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; local: string[]; npm: string[] }> {
-  const out = await new Deno.Command("node", {
-    args: [`${ROOT}bin/cua_driver.cjs`, ...args],
+  const out = await new Deno.Command(`${ROOT}bin/cua-driver`, {
+    args,
     env: { ...env, DENO_LOG: "debug" },
     clearEnv: true,
     stdout: "null",
@@ -184,4 +185,13 @@ Deno.test({
       await daemon.stop();
     }
   },
+});
+
+Deno.test("the launcher and deno task start run the driver with the flags the tests and the bench use", async () => {
+  const launcher = (await Deno.readTextFile(`${ROOT}bin/cua-driver`)).split(/\s+/);
+  const start: string = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.start;
+  for (const flag of [...LAZY_IMPORTS, ...V8_FLAGS]) {
+    assert.ok(launcher.includes(flag), `bin/cua-driver passes ${flag}`);
+    assert.ok(start.split(" ").includes(flag), `deno task start passes ${flag}`);
+  }
 });

@@ -14,7 +14,7 @@ import { VERSION } from "../../src/version.ts";
 
 const ignore = ignoreWithoutDesktop();
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const LAUNCHER = fileURLToPath(new URL("../../bin/cua_driver.cjs", import.meta.url));
+const LAUNCHER = fileURLToPath(new URL("../../bin/cua-driver", import.meta.url));
 
 Deno.test({
   name: "offline: the wrapper cuts the network (a fetch of the npm registry fails)",
