@@ -10,11 +10,11 @@ const root = new URL("..", import.meta.url).pathname;
 const outputIndex = Deno.args.indexOf("--output");
 const output = outputIndex >= 0 ? Deno.args[outputIndex + 1] : `${root}dist/cua-driver.js`;
 
-/** Runs `deno bundle`; returns the output path. */
-export async function bundle(to = output): Promise<string> {
+/** Runs `deno bundle` of `entry` (default: the driver) into `to`; returns `to`. */
+export async function bundle(to = output, entry = `${root}src/main.ts`): Promise<string> {
   await Deno.mkdir(new URL(".", `file://${to}`).pathname, { recursive: true });
   const result = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", "--platform", "deno", `${root}src/main.ts`, "-o", to],
+    args: ["bundle", "--quiet", "--platform", "deno", entry, "-o", to],
     env: { DENO_NO_PACKAGE_JSON: "1" },
     cwd: root,
     stdout: "inherit",

@@ -6,6 +6,8 @@
  *
  *     deno run -A scripts/vendor_zod.ts [--check]
  */
+import { bundle } from "./bundle.ts";
+
 const root = new URL("..", import.meta.url).pathname;
 const entry = `${root}third_party/zod/entry.ts`;
 const target = `${root}third_party/zod/zod.js`;
@@ -22,15 +24,7 @@ const HEADER = [
 export async function vendoredZod(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "cua-zod-" });
   try {
-    const out = `${dir}/zod.js`;
-    const result = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform", "deno", entry, "-o", out],
-      env: { DENO_NO_PACKAGE_JSON: "1" },
-      cwd: root,
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!result.success) throw new Error(`deno bundle failed with code ${result.code}`);
+    const out = await bundle(`${dir}/zod.js`, entry);
     return HEADER + machineIndependent(await Deno.readTextFile(out));
   } finally {
     await Deno.remove(dir, { recursive: true });

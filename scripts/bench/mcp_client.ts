@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CACHED_ONLY } from "../deno_child.ts";
+import { CACHED_ONLY, LAZY_IMPORTS, V8_FLAGS } from "../deno_child.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -40,13 +40,15 @@ export async function processCpuMs(pid: number): Promise<number> {
   return ns / 1e6;
 }
 
-/** Starts `src/main.ts mcp` with `env` and completes the MCP handshake. */
+/** Starts `src/main.ts mcp` with `env`, as bin/cua-driver runs it, and completes the MCP handshake. */
 export async function openMcp(env: Record<string, string>, extraArgs: string[] = []): Promise<McpDriver> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
       "--quiet",
+      ...LAZY_IMPORTS,
+      ...V8_FLAGS,
       ...CACHED_ONLY,
       ...(Deno.env.get("BENCH_DENO_FLAGS")?.split(" ").filter(Boolean) ?? []),
       `${root}src/main.ts`,

@@ -16,39 +16,41 @@ async function run(command: string, cwd: string, env: Record<string, string>) {
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-Deno.test({
-  name: "bin/cua-driver without the pinned Deno names the missing install and exits 127",
-  ignore: Deno.build.os === "windows",
-  async fn() {
+/** A test body in a fresh temporary directory, removed afterwards. */
+function inTempDir(body: (dir: string) => Promise<void>): () => Promise<void> {
+  return async () => {
     const dir = await Deno.makeTempDir({ prefix: "cua-launcher-" });
     try {
-      await Deno.mkdir(`${dir}/bin`);
-      await Deno.copyFile(LAUNCHER, `${dir}/bin/cua-driver`);
-      await Deno.chmod(`${dir}/bin/cua-driver`, 0o755);
-      const out = await run(`${dir}/bin/cua-driver`, dir, { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" });
-      assert.equal(out.code, 127, out.stderr);
-      assert.match(out.stderr, /the pinned Deno is not installed in .*\/node_modules/);
-      assert.match(out.stderr, /run `npm ci` \(or `sh scripts\/setup\.sh`\)/);
+      await body(dir);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
-  },
+  };
+}
+
+Deno.test({
+  name: "bin/cua-driver without the pinned Deno names the missing install and exits 127",
+  ignore: Deno.build.os === "windows",
+  fn: inTempDir(async (dir) => {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.copyFile(LAUNCHER, `${dir}/bin/cua-driver`);
+    await Deno.chmod(`${dir}/bin/cua-driver`, 0o755);
+    const out = await run(`${dir}/bin/cua-driver`, dir, { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" });
+    assert.equal(out.code, 127, out.stderr);
+    assert.match(out.stderr, /the pinned Deno is not installed in .*\/node_modules/);
+    assert.match(out.stderr, /run `npm ci` \(or `sh scripts\/setup\.sh`\)/);
+  }),
 });
 
 Deno.test({
   name: "bin/cua-driver through a relative symlink, called from another directory, runs its own clone",
   ignore: Deno.build.os === "windows",
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cua-launcher-" });
-    try {
-      await Deno.mkdir(`${dir}/links`);
-      const relative = `${"../".repeat(dir.split("/").length)}${LAUNCHER.slice(1)}`;
-      await Deno.symlink(relative, `${dir}/links/cua-driver`);
-      const out = await run(`${dir}/links/cua-driver`, "/", denoEnv());
-      assert.equal(out.code, 0, out.stderr);
-      assert.equal(out.stdout.trim(), `cua-driver ${VERSION}`);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+  fn: inTempDir(async (dir) => {
+    await Deno.mkdir(`${dir}/links`);
+    const relative = `${"../".repeat(dir.split("/").length)}${LAUNCHER.slice(1)}`;
+    await Deno.symlink(relative, `${dir}/links/cua-driver`);
+    const out = await run(`${dir}/links/cua-driver`, "/", denoEnv());
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), `cua-driver ${VERSION}`);
+  }),
 });
