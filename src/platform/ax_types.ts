@@ -175,6 +175,12 @@ export interface AxSnapshotOptions {
    */
   structureOnly?: boolean;
   /**
+   * Frames and actions only where an agent could act: none for disabled objects and passive roles
+   * (labels, panes, separators, ...), for a caller that shows no other object's frame or actions
+   * (get_window_state). Values and text are still read. A hint: a back end may read them anyway.
+   */
+  actionableDetailsOnly?: boolean;
+  /**
    * The window's bounds, when the caller has just read them (get_window_state checks the
    * window first): the back end then does not read them again.
    */

@@ -92,7 +92,8 @@ export default defineTool({
       ctx.backend.accessibility.tree(
         args.pid,
         args.window_id,
-        { maxNodes: args.max_elements, maxDepth, windowBounds: window.bounds },
+        // Rows only for actionable elements: no object of another kind needs its frame or actions.
+        { maxNodes: args.max_elements, maxDepth, windowBounds: window.bounds, actionableDetailsOnly: true },
         ctx.signal,
       ),
       args.include_screenshot

@@ -55,16 +55,31 @@ export class DetailFetcher {
   /** Details by path: settled at once for a node with nothing to fetch. */
   readonly #requested = new Map<string, Promise<NodeDetails> | NodeDetails>();
   readonly #shown: OnScreen | undefined;
+  readonly #full: ((node: RawNode) => boolean) | undefined;
 
   /**
    * @param shown For toolkits that do not mark widgets SHOWING: the objects found on
    *   screen by geometry, and the extents already read for them.
+   * @param full The objects whose frame and actions are read (every one when absent); the
+   *   others get only their value or text.
    */
-  constructor(bus: AtspiCaller | null, app: string, actionCache?: ActionNameCache, shown?: OnScreen) {
+  constructor(
+    bus: AtspiCaller | null,
+    app: string,
+    actionCache?: ActionNameCache,
+    shown?: OnScreen,
+    full?: (node: RawNode) => boolean,
+  ) {
     this.#bus = bus;
     this.#app = app;
     this.#actionCache = actionCache;
     this.#shown = shown;
+    this.#full = full;
+  }
+
+  /** Whether `node`'s frame is read (a node left out answers a null frame). */
+  readsFrame(node: RawNode): boolean {
+    return this.#full?.(node) ?? true;
   }
 
   /**
@@ -128,14 +143,15 @@ export class DetailFetcher {
     const app = this.#app;
     const guard = this.#guard;
     const has = (iface: string) => node.interfaces.includes(iface);
+    const full = this.readsFrame(node);
     const known = this.#shown?.frames.get(node.path);
     const frame = known !== undefined
       ? [known === null ? null : [known.x, known.y, known.width, known.height]]
-      : has(Iface.COMPONENT)
+      : full && has(Iface.COMPONENT)
       ? guard(bus.call(app, node.path, Iface.COMPONENT, "GetExtents", "u", [CoordType.SCREEN]))
       : null;
     let actions: Promise<readonly string[]> | readonly string[] | null = null;
-    if (has(Iface.ACTION)) {
+    if (full && has(Iface.ACTION)) {
       const cache = this.#actionCache;
       actions = cache?.get(app, node) ??
         fetchActionNames(bus, app, node.path, guard).then(({ names, complete }) => {

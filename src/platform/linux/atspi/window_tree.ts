@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PASSIVE_ROLES } from "../../../core/ax_roles.ts";
 import type { AxNode, AxRole, AxTree, Rect } from "../../types.ts";
 import type { ActionNameCache } from "./action_cache.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
@@ -24,6 +25,8 @@ export interface WindowTreeOptions {
   maxDepth: number;
   /** Roles, names and states only (no per-object detail calls). */
   structureOnly?: boolean;
+  /** No frame or action calls for objects an agent cannot act on (see AxSnapshotOptions). */
+  actionableDetailsOnly?: boolean;
   /**
    * Called with the top level's own extents when the app reports window-relative
    * "screen" coordinates (GTK4), so later frame reads can be rebased the same way.
@@ -131,14 +134,17 @@ export async function buildWindowTree(
   let earlyDetails: Promise<NodeDetails[]> | null = null;
   const toolkit = await (options.toolkit ?? Promise.resolve({ name: "", version: "" }))
     .catch(() => ({ name: "", version: "" }));
+  const actable = options.actionableDetailsOnly ? mayAct(root) : undefined;
   if (needsOnScreenWalk(toolkit) && !options.structureOnly) {
     const walk = await abortable(walkOnScreen(bus, app, tree, root, options), signal);
     walkTruncated = walk.truncated;
-    fetcher = new DetailFetcher(bus, app, options.actionCache, walk);
+    fetcher = new DetailFetcher(bus, app, options.actionCache, walk, actable);
   } else {
     // Details of the nodes known so far go out together with the supplement's calls and
     // keep the application busy while the supplement waits for its answers.
-    fetcher = options.structureOnly ? DetailFetcher.none() : new DetailFetcher(bus, app, options.actionCache);
+    fetcher = options.structureOnly
+      ? DetailFetcher.none()
+      : new DetailFetcher(bus, app, options.actionCache, undefined, actable);
     const supplemented = supplement(bus, app, tree, root, options);
     early = preorder(tree, root, options);
     earlyDetails = fetcher.requestAll(early.order);
@@ -156,7 +162,7 @@ export async function buildWindowTree(
   for (let round = 0; !options.structureOnly && laysOutLate(toolkit) && round < REFETCH_ROUNDS; round++) {
     const unready = order.flatMap(({ node }, i) =>
       details[i].frame === null && hasState(node.states, State.SHOWING) &&
-        node.interfaces.includes(Iface.COMPONENT)
+        node.interfaces.includes(Iface.COMPONENT) && fetcher.readsFrame(node)
         ? [i]
         : []
     );
@@ -382,4 +388,22 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/**
+ * Whether an object could get an element index, as far as the cache tells (enabled, not a passive
+ * role): only those need their frame and actions read. The top level always does: its frame rebases
+ * window-relative coordinates.
+ */
+function mayAct(root: RawNode): (node: RawNode) => boolean {
+  const passive = new Map<number, boolean>();
+  return (node) => {
+    if (node === root) return true;
+    if (!hasState(node.states, State.ENABLED) && !hasState(node.states, State.SENSITIVE)) return false;
+    let isPassive = passive.get(node.role);
+    if (isPassive === undefined) {
+      passive.set(node.role, isPassive = PASSIVE_ROLES.has(neutralRole(roleName(node.role))));
+    }
+    return !isPassive;
+  };
 }

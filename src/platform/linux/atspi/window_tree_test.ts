@@ -242,6 +242,33 @@ Deno.test("buildWindowTree fills frames, canonical actions, values and text of s
   assert.ok(!fake.calls.some((c) => c.endsWith(P("apple"))));
 });
 
+Deno.test("buildWindowTree with actionableDetailsOnly reads no frame or actions of passive or disabled objects", async () => {
+  const fake = app({ [P("wine")]: { states: [State.VISIBLE, State.SHOWING, State.CHECKABLE] } });
+  const tree = await build(fake, MAIN, { actionableDetailsOnly: true });
+  const node = (role: string) => tree.nodes.find((n) => n.platformRole === role)!;
+  const asked = (path: string, what: RegExp) => fake.calls.some((c) => what.test(c) && c.endsWith(path));
+  // The top level's frame is read (it rebases window-relative coordinates); the panel's is not.
+  assert.deepEqual(node("frame").frame, { x: 100, y: 80, width: 800, height: 630 });
+  assert.equal(node("panel").frame, null);
+  assert.ok(!asked(P("panel"), /^Component\./), fake.calls.join("\n"));
+  // A disabled check box: neither frame nor actions.
+  assert.equal(node("check box").frame, null);
+  assert.ok(!asked(P("wine"), /^(Component|Action)\./));
+  // What an agent can act on keeps everything, values and text too.
+  assert.deepEqual(node("push button").frame, { x: 120, y: 130, width: 80, height: 30 });
+  assert.deepEqual(node("push button").actions, ["click"]);
+  assert.equal(node("text").value, "hello");
+  assert.equal(node("slider").value, "42");
+  // Without the option every showing object's frame is read.
+  const full = await build(app(), MAIN);
+  assert.deepEqual(full.nodes.find((n) => n.platformRole === "panel")!.frame, {
+    x: 100,
+    y: 110,
+    width: 800,
+    height: 600,
+  });
+});
+
 Deno.test("buildWindowTree reads children the cache leaves out and orders unindexed ones", async () => {
   const fake = app();
   await build(fake, MAIN);
