@@ -30,15 +30,24 @@ export interface TileMask {
 
 /**
  * The pixels of a capture as words, without converting a BGRX capture to RGBA. Two
- * frames of the same source compare correctly whatever their byte order.
+ * frames of the same source compare correctly whatever their byte order. A capture's own
+ * BGRX bytes (copied out of native memory into an array the image owns) are shared, not
+ * copied: a fresh copy of a window's megabytes costs a page fault per 4 KiB, ~6 ms per
+ * frame on a small VM. So the image must not be lent to an encoder afterwards.
  */
 export function pixelFrame(image: RawImage): PixelFrame {
-  const bytes = peekBgrx(image) ?? image.data;
-  const words = bytes.byteOffset % 4 === 0
-    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2)
-    : new Uint32Array(bytes.slice().buffer, 0, bytes.length >> 2);
-  // The frame must outlive later captures that may reuse native memory: copy it.
-  return { width: image.width, height: image.height, words: words.slice() };
+  const own = peekBgrx(image);
+  if (own !== null && own.byteOffset % 4 === 0) {
+    return {
+      width: image.width,
+      height: image.height,
+      words: new Uint32Array(own.buffer, own.byteOffset, own.length >> 2),
+    };
+  }
+  const bytes = own ?? image.data;
+  // Other pixels may be a view of memory a later capture reuses: copied.
+  const words = new Uint32Array(bytes.slice().buffer, 0, bytes.length >> 2);
+  return { width: image.width, height: image.height, words };
 }
 
 /** An empty mask for frames of `frame`'s size. */
