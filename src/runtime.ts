@@ -43,6 +43,8 @@ export interface RuntimeOptions {
    * it closes, and skips the timer (whose first use loads Deno's Node timers).
    */
   sweepSessions?: boolean;
+  /** A one-shot call: the back end sets up only what the call uses (see BackendOptions.oneShot). */
+  oneShot?: boolean;
 }
 
 /** Starts the back end (and the embedded desktop when needed) and builds the registry. */
@@ -50,6 +52,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const backend = await createBackend(Deno.build.os, {
     desktop: options.desktop,
     waitForDisplay: options.waitForDisplay,
+    oneShot: options.oneShot,
     log: options.log,
   });
   const config = new ConfigStore();

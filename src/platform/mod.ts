@@ -14,6 +14,8 @@ export interface BackendOptions {
   desktop?: DesktopMode;
   /** Servers: start without a reachable desktop and connect when one appears. */
   waitForDisplay?: boolean;
+  /** A one-shot call (the CLI running one tool): set up only what the call uses. */
+  oneShot?: boolean;
   /** Progress messages (to stderr). */
   log?: (line: string) => void;
 }
@@ -30,6 +32,7 @@ export async function createBackend(
       return await createLinuxBackend({
         desktop: options.desktop ?? "auto",
         waitForDisplay: options.waitForDisplay,
+        oneShot: options.oneShot,
         log: options.log,
       });
     }

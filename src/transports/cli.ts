@@ -47,6 +47,8 @@ export interface CliHost {
     tools?: readonly AnyTool[];
     /** False for a one-shot call: no idle-session timer. */
     sweepSessions?: boolean;
+    /** A one-shot call: the back end sets up only what the call uses. */
+    oneShot?: boolean;
   }): Promise<{
     registry: ToolRegistry;
     /** Raises the OS permission prompts (`permissions grant`); null where the OS has none. */
@@ -323,6 +325,7 @@ async function withRuntime(
       listing,
       tools: options.oneShot?.tools,
       sweepSessions: !options.oneShot,
+      oneShot: Boolean(options.oneShot),
     });
   } catch (error) {
     // A start-up failure speaks the same codes as a tool error (library_unavailable, display_unavailable).

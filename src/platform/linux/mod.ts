@@ -46,6 +46,13 @@ export interface LinuxBackendOptions {
    * one appears (diagnostic tools answer meanwhile) instead of failing.
    */
   waitForDisplay?: boolean;
+  /**
+   * A one-shot call: covered-window capture (XComposite redirection of every top-level window)
+   * is turned on at the first window capture, not at start. Turning it on and off again (when the
+   * connection closes) makes the X server re-render every window: ~40 ms of its CPU per call on a
+   * desktop of four windows, for calls that capture no window.
+   */
+  oneShot?: boolean;
   log?: (line: string) => void;
 }
 
@@ -55,18 +62,26 @@ export interface LinuxBackendOptions {
  */
 class DisplayHolder {
   #connection: XConnection | null = null;
-  /** True when covered windows can be captured (XComposite redirection is on). */
-  offscreenCapture = false;
-  constructor(readonly name: string) {}
+  /** Whether redirection is on for this connection; null until asked. */
+  #offscreen: boolean | null = null;
+  /** @param eager Turn covered-window capture on when connecting (servers), else at the first ask. */
+  constructor(readonly name: string, readonly eager: boolean) {}
 
   get(): XConnection {
     if (this.#connection?.alive) return this.#connection;
     this.#connection?.close();
     this.#connection = null;
     const connection = XConnection.open(this.name);
-    this.offscreenCapture = enableOffscreenCapture(connection);
     this.#connection = connection;
+    this.#offscreen = null;
+    if (this.eager) this.offscreenCapture();
     return connection;
+  }
+
+  /** True when covered windows can be captured (XComposite redirection is on); turns it on first. */
+  offscreenCapture(): boolean {
+    const connection = this.get();
+    return this.#offscreen ??= enableOffscreenCapture(connection);
   }
 
   close(): void {
@@ -108,7 +123,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
 
-  const display = new DisplayHolder(displayName);
+  const display = new DisplayHolder(displayName, !options.oneShot);
   try {
     display.get();
   } catch (error) {
@@ -118,7 +133,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   const agentCursor = new X11AgentCursors(displayName);
   const screen = new X11Screen(() => display.get(), {
     around: (capture) => agentCursor.withHidden(capture),
-    windowsNeedIt: () => !display.offscreenCapture,
+    windowsNeedIt: () => !display.offscreenCapture(),
   });
   const windows = new X11Windows(() => display.get());
   const accessibility = lazyFacility<AtspiAccessibility>(async () => {
@@ -181,7 +196,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
         displayName,
         embedded: desktop !== null,
         connection: () => display.get(),
-        offscreenCapture: () => display.offscreenCapture,
+        offscreenCapture: () => display.offscreenCapture(),
         screen,
         input: input.facility,
         accessibility: atspi,
