@@ -30,8 +30,12 @@ Deno.test({
         );
       }
     } finally {
-      child.kill("SIGKILL");
+      // SIGTERM: Xvfb removes its socket and lock file, which a killed one leaves behind for every
+      // later `--desktop auto` on this machine to probe.
+      child.kill("SIGTERM");
       await child.status;
+      await Deno.remove(`/tmp/.X11-unix/X${display}`).catch(() => {});
+      await Deno.remove(`/tmp/.X${display}-lock`).catch(() => {});
     }
   },
 });
