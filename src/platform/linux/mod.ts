@@ -50,7 +50,9 @@ export interface LinuxBackendOptions {
    * A one-shot call: covered-window capture (XComposite redirection of every top-level window)
    * is turned on at the first window capture, not at start. Turning it on and off again (when the
    * connection closes) makes the X server re-render every window: ~40 ms of its CPU per call on a
-   * desktop of four windows, for calls that capture no window.
+   * desktop of four windows, for calls that capture no window. And with a DISPLAY that opens but no
+   * session bus address, the search for the display's buses waits for the first use of
+   * accessibility or apps (~150 ms: it reads every process of the user).
    */
   oneShot?: boolean;
   log?: (line: string) => void;
@@ -117,8 +119,10 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 }
 
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
-  const { desktop, found } = await chooseDesktop(options);
+  const { desktop, found, busesLater } = await chooseDesktop(options);
   const env: Record<string, string> = desktop ? { ...desktop.env } : found ? discoveredEnv(found) : {};
+  // A one-shot call on a DISPLAY without a bus address: the buses are looked for on first need.
+  const findBuses = busesLater ? busFinder(options, env) : () => Promise.resolve();
   const displayName = desktop?.display ?? env.DISPLAY ?? Deno.env.get("DISPLAY")!;
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
@@ -140,6 +144,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
       import("./atspi/mod.ts"),
       import("./a11y_env.ts"),
+      findBuses(),
     ]);
     return new AtspiAccessibility({
       windowBounds: async (windowId) => await windows.bounds(windowId),
@@ -150,6 +155,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     const [{ LinuxApps }, { accessibilityEnv, publishAtspiBus }] = await Promise.all([
       import("./apps.ts"),
       import("./a11y_env.ts"),
+      findBuses(),
     ]);
     let busPublished: Promise<void> | null = null;
     return new LinuxApps({
@@ -231,10 +237,15 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
  */
 async function chooseDesktop(
   options: LinuxBackendOptions,
-): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null }> {
+): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null; busesLater?: boolean }> {
   const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
   if (options.desktop !== "embedded" && hasDisplay && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
     return { desktop: null, found: null };
+  }
+  if (
+    options.desktop !== "embedded" && hasDisplay && options.oneShot && displayOpens(Deno.env.get("DISPLAY")!)
+  ) {
+    return { desktop: null, found: null, busesLater: true };
   }
   // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
   const found = options.desktop === "embedded"
@@ -263,6 +274,38 @@ async function chooseDesktop(
   });
   options.log?.(`started embedded desktop ${desktop.display}`);
   return { desktop, found: null };
+}
+
+/**
+ * For a one-shot call on a DISPLAY without a bus address: looks for the display's session and
+ * accessibility buses once, at the first use of accessibility or apps, and puts them in `env` and
+ * in this process's environment. Resolves without them when the search finds none or fails.
+ */
+function busFinder(options: LinuxBackendOptions, env: Record<string, string>): () => Promise<void> {
+  let search: Promise<void> | null = null;
+  return () =>
+    search ??= (async () => {
+      const { discoverDesktop } = await import("./desktop_discovery.ts");
+      const found = await discoverDesktop({ mode: "system" }).catch((error) => {
+        options.log?.(`desktop ${options.desktop}: looking for the session bus failed: ${error}`);
+        return null;
+      });
+      if (!found?.chosen) return;
+      options.log?.(`desktop ${options.desktop}: using ${found.reason}`);
+      const { DISPLAY: _display, XAUTHORITY: _cookie, ...buses } = discoveredEnv(found);
+      Object.assign(env, buses);
+      for (const [key, value] of Object.entries(buses)) Deno.env.set(key, value);
+    })();
+}
+
+/** True when `name` opens as it is (its cookie, if it needs one, is where XAUTHORITY says). */
+function displayOpens(name: string): boolean {
+  try {
+    XConnection.open(name).close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The variables that put this process (and the apps it starts) on a discovered desktop. */
