@@ -4,8 +4,9 @@
  * once in turn (so the machine's load hits all alike), plus an empty Deno script for the
  * runtime's own start-up. The driver runs from source as bin/cua-driver runs it (`deno run
  * --unstable-lazy-dynamic-imports src/main.ts`: one module per file, as `deno compile` embeds
- * them), through that launcher itself (the command npm installs), as the single bundled file (dist/cua-driver.js); and `cua-driver call get_screen_size`,
- * the same call through a running daemon (`serve`), whose process loads only the daemon client.
+ * them), through that launcher itself (the command npm installs), and as the single bundled file
+ * (dist/cua-driver.js); and `cua-driver call get_screen_size`, the same call through a running
+ * daemon (`serve`), whose process loads only the daemon client.
  *
  * @module
  */

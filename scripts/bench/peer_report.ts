@@ -99,27 +99,32 @@ export function peerMarkdown(peers: PeerResults): string {
       "< 120 ms on an idle machine",
       "see note",
     ]);
-    if (c.launcher_ms?.length) {
-      const launched = median(c.launcher_ms);
+    /** A row for the same call made another way, against the same empty script and peers. */
+    const sameCall = (path: string, time: number, target: string, met: string) =>
       rows.push([
-        "Same, as typed: `cua-driver get_screen_size` through package.json's command (bin/cua-driver execs that Deno)",
-        `${ms(launched)} (the empty Deno script: ${ms(empty)}, ${ratio(launched, empty)})`,
+        path,
+        `${ms(time)} (the empty Deno script: ${ms(empty)}, ${ratio(time, empty)})`,
         `scrot: ${ms(scrot)}; xdotool: ${ms(xdotool)}`,
-        `${ratio(launched, scrot)} of scrot, ${ratio(launched, xdotool)} of xdotool`,
-        "",
-        "",
+        `${ratio(time, scrot)} of scrot, ${ratio(time, xdotool)} of xdotool`,
+        target,
+        met,
       ]);
+    if (c.launcher_ms?.length) {
+      sameCall(
+        "Same, as typed: `cua-driver get_screen_size` through package.json's command (bin/cua-driver execs that Deno)",
+        median(c.launcher_ms),
+        "",
+        "",
+      );
     }
     if (c.daemon_call_ms?.length) {
       const call = median(c.daemon_call_ms);
-      rows.push([
+      sameCall(
         "Same call through a running daemon: `cua-driver call get_screen_size` (the process loads only the daemon client)",
-        `${ms(call)} (the empty Deno script: ${ms(empty)}, ${ratio(call, empty)})`,
-        `scrot: ${ms(scrot)}; xdotool: ${ms(xdotool)}`,
-        `${ratio(call, scrot)} of scrot, ${ratio(call, xdotool)} of xdotool`,
+        call,
         "< 120 ms on an idle machine",
         call < 120 ? "yes" : "**no**",
-      ]);
+      );
     }
     if (c.bundle_ms) {
       rows.push([

@@ -8,19 +8,14 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { typescriptFiles } from "../_helpers/source_files.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Where children are started: everything but the driver itself, whose only Deno child is its PNG Worker. */
 const DIRS = ["tests", "scripts", "bench", "src", "tools"];
 
-async function* typescriptFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory && !["node_modules", "gen", "fixtures"].includes(entry.name)) {
-      yield* typescriptFiles(path);
-    } else if (entry.isFile && entry.name.endsWith(".ts")) yield path;
-  }
-}
+/** Directories not scanned: installed packages, generated code, test data. */
+const SKIP = ["node_modules", "gen", "fixtures"];
 
 /** `Deno.execPath()` calls whose next lines start `run` or `test` without a cache-only flag. */
 export function uncachedChildren(text: string): number[] {
@@ -61,7 +56,7 @@ Deno.test("uncachedChildren flags a deno run child without --cached-only and pas
 Deno.test("every deno run/test child in the tests and scripts runs --cached-only", async () => {
   const offenders: string[] = [];
   for (const dir of DIRS) {
-    for await (const file of typescriptFiles(join(ROOT, dir))) {
+    for await (const file of typescriptFiles(join(ROOT, dir), SKIP)) {
       if (file.endsWith("deno_children_test.ts")) continue;
       for (const line of uncachedChildren(await Deno.readTextFile(file))) {
         offenders.push(`${relative(ROOT, file)}:${line}`);

@@ -8,19 +8,11 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { vendoredZod } from "../../scripts/vendor_zod.ts";
+import { typescriptFiles } from "../_helpers/source_files.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Names only types use (`z.infer<typeof schema>`): no value to bundle. */
 const TYPE_ONLY = new Set(["infer", "input", "output"]);
-
-/** Every TypeScript file under `dir` (relative to the repository). */
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) yield* sources(path);
-    else if (entry.name.endsWith(".ts")) yield path;
-  }
-}
 
 Deno.test("third_party/zod/zod.js is a fresh bundle of its entry", async () => {
   const committed = await Deno.readTextFile(`${ROOT}third_party/zod/zod.js`);
@@ -30,8 +22,8 @@ Deno.test("third_party/zod/zod.js is a fresh bundle of its entry", async () => {
 Deno.test("every z.<name> the code uses is in the vendored zod", async () => {
   const used = new Map<string, string>();
   for (const dir of ["src", "tools", "ffi", "scripts", "tests"]) {
-    for await (const path of sources(dir)) {
-      const text = await Deno.readTextFile(`${ROOT}${path}`);
+    for await (const path of typescriptFiles(`${ROOT}${dir}`)) {
+      const text = await Deno.readTextFile(path);
       if (!/import (type )?\{ z \} from "zod"/.test(text)) continue;
       for (const [, name] of text.matchAll(/\bz\.([A-Za-z_]\w*)/g)) used.set(name, path);
     }

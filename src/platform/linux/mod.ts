@@ -66,8 +66,14 @@ class DisplayHolder {
   #connection: XConnection | null = null;
   /** Whether redirection is on for this connection; null until asked. */
   #offscreen: boolean | null = null;
-  /** @param eager Turn covered-window capture on when connecting (servers), else at the first ask. */
-  constructor(readonly name: string, readonly eager: boolean) {}
+  /**
+   * @param eager Turn covered-window capture on when connecting (servers), else at the first ask.
+   * @param opened A connection to `name` already open, used first.
+   */
+  constructor(readonly name: string, readonly eager: boolean, opened: XConnection | null = null) {
+    this.#connection = opened;
+    if (opened && eager) this.offscreenCapture();
+  }
 
   get(): XConnection {
     if (this.#connection?.alive) return this.#connection;
@@ -119,15 +125,15 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 }
 
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
-  const { desktop, found, busesLater } = await chooseDesktop(options);
+  const { desktop, found, openedAsIs } = await chooseDesktop(options);
   const env: Record<string, string> = desktop ? { ...desktop.env } : found ? discoveredEnv(found) : {};
   // A one-shot call on a DISPLAY without a bus address: the buses are looked for on first need.
-  const findBuses = busesLater ? busFinder(options, env) : () => Promise.resolve();
+  const findBuses = openedAsIs ? busFinder(options, env) : () => Promise.resolve();
   const displayName = desktop?.display ?? env.DISPLAY ?? Deno.env.get("DISPLAY")!;
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
 
-  const display = new DisplayHolder(displayName, !options.oneShot);
+  const display = new DisplayHolder(displayName, !options.oneShot, openedAsIs);
   try {
     display.get();
   } catch (error) {
@@ -237,16 +243,17 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
  */
 async function chooseDesktop(
   options: LinuxBackendOptions,
-): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null; busesLater?: boolean }> {
+): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null; openedAsIs?: XConnection }> {
   const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
   if (options.desktop !== "embedded" && hasDisplay && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
     return { desktop: null, found: null };
   }
-  if (
-    options.desktop !== "embedded" && hasDisplay && options.oneShot && displayOpens(Deno.env.get("DISPLAY")!)
-  ) {
-    return { desktop: null, found: null, busesLater: true };
-  }
+  // A one-shot call keeps the connection it probed with: closing it could be the last client
+  // leaving, which makes a bare X server reset just before the driver connects again.
+  const openedAsIs = options.desktop !== "embedded" && hasDisplay && options.oneShot
+    ? openAsIs(Deno.env.get("DISPLAY")!)
+    : null;
+  if (openedAsIs) return { desktop: null, found: null, openedAsIs };
   // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
   const found = options.desktop === "embedded"
     ? null
@@ -298,13 +305,12 @@ function busFinder(options: LinuxBackendOptions, env: Record<string, string>): (
     })();
 }
 
-/** True when `name` opens as it is (its cookie, if it needs one, is where XAUTHORITY says). */
-function displayOpens(name: string): boolean {
+/** A connection to `name` when it opens as it is (its cookie, if it needs one, where XAUTHORITY says). */
+function openAsIs(name: string): XConnection | null {
   try {
-    XConnection.open(name).close();
-    return true;
+    return XConnection.open(name);
   } catch {
-    return false;
+    return null;
   }
 }
 
