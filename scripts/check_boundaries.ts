@@ -181,7 +181,7 @@ export const RULES: readonly FolderRule[] = [
     name: "core",
     applies: (f) => CORE.test(f),
     mayImport: (_f, to) => CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
-    packages: /^(zod|yaml|node:.*)$/,
+    packages: /^(yaml|node:.*)$/,
     content: NEUTRAL_CONTENT,
   },
   {
@@ -189,7 +189,7 @@ export const RULES: readonly FolderRule[] = [
     applies: (f) => f.startsWith("tools/"),
     mayImport: (_f, to) =>
       to.startsWith("tools/") || CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
-    packages: /^(zod|node:.*)$/,
+    packages: /^(node:.*)$/,
     content: NEUTRAL_CONTENT,
   },
   {
@@ -199,14 +199,14 @@ export const RULES: readonly FolderRule[] = [
       to.startsWith("src/transports/") || CORE.test(to) || TYPES.test(to) || to === "tools/mod.ts" ||
       to === "src/version.ts",
     packages:
-      /^(@modelcontextprotocol\/sdk\/.*|@bufbuild\/protobuf(\/.*)?|@connectrpc\/connect(-node)?|zod|node:.*)$/,
+      /^(@modelcontextprotocol\/sdk\/.*|@bufbuild\/protobuf(\/.*)?|@connectrpc\/connect(-node)?|node:.*)$/,
   },
   {
     name: "entry",
     applies: (f) => /^src\/[a-z_]+\.ts$/.test(f),
     mayImport: (_f, to) =>
       !to.startsWith("ffi/") && !OS_FOLDER.test(to) && !to.startsWith("src/platform/posix/"),
-    packages: /^(zod|node:.*)$/,
+    packages: /^(node:.*)$/,
   },
 ];
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "./schema/mod.ts";
 
 /** What the driver knows about the effect of an action. */
 export const Effect = z.enum(["confirmed", "partial", "unverifiable", "suspected_noop", "refused"]);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import { z } from "./schema/mod.ts";
 import type { Point, RawPointer } from "../platform/types.ts";
 import { FakeBackend } from "../platform/fake/mod.ts";
 import { InputLock } from "./action/input_lock.ts";

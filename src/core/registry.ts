@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "./schema/mod.ts";
 import type { Backend } from "../platform/types.ts";
 import { abortedError, endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
@@ -394,8 +394,8 @@ export function browserRefusal(error: DriverError): ToolResult {
   return { content, structuredContent: { status: "refused", refusal } };
 }
 
-/** JSON Schema of a zod schema, without the `$schema` key MCP clients do not expect. */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+/** JSON Schema of a schema, without the `$schema` key MCP clients do not expect. */
+export function jsonSchema(schema: z.AnySchema, io: "input" | "output"): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   return rest;
 }
@@ -412,11 +412,11 @@ function stripReserved(rawArgs: unknown, tool: string): Record<string, unknown> 
   return Object.fromEntries(Object.entries(rawArgs).filter(([key]) => !key.startsWith("_")));
 }
 
-function invalidArguments(tool: string, error: z.ZodError): DriverError {
+function invalidArguments(tool: string, error: z.SchemaError): DriverError {
   const issue = error.issues[0];
   const path = issue.path.length ? issue.path.join(".") : "(root)";
   let field = path;
-  if (issue.code === "unrecognized_keys") field = issue.keys.join(", ");
+  if (issue.code === "unrecognized_keys") field = (issue.keys ?? []).join(", ");
   return new DriverError("invalid_arguments", `Invalid arguments for "${tool}": ${field}: ${issue.message}`, {
     tool,
     field,

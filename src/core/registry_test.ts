@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import { z } from "./schema/mod.ts";
 import { FakeBackend } from "../platform/fake/mod.ts";
 import { DriverError } from "./errors.ts";
 import { ToolRegistry } from "./registry.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "./schema/mod.ts";
 import type { Backend } from "../platform/types.ts";
 import type { HeldInput } from "./input/held_input.ts";
 import type { ToolResult } from "./result.ts";
@@ -89,7 +89,7 @@ export interface ToolDispatch {
 }
 
 /** A tool: schema, metadata and behaviour. */
-export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<I extends z.AnySchema = z.AnySchema, O extends z.AnySchema = z.AnySchema> {
   readonly name: string;
   readonly title: string;
   readonly description: string;
@@ -144,7 +144,7 @@ export type AnyTool = ToolDefinition<any, any>;
  * export default defineTool({ name: "get_screen_size", ... });
  * ```
  */
-export function defineTool<I extends z.ZodType, O extends z.ZodType>(
+export function defineTool<I extends z.AnySchema, O extends z.AnySchema>(
   definition: ToolDefinition<I, O>,
 ): ToolDefinition<I, O> {
   return definition;

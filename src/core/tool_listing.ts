@@ -60,7 +60,7 @@ export function compactInputSchema(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-/** The bounds zod gives every integer: they say nothing. */
+/** The bounds every integer schema gives (zod's safe-integer range): they say nothing. */
 const SAFE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
 function strip(value: unknown): unknown {

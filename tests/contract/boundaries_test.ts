@@ -78,7 +78,8 @@ Deno.test("import boundaries: what each folder may import passes", async () => {
     "src/platform/linux/apps.ts": imports("../../core/errors.ts") + imports("../types.ts") +
       imports("node:path"),
     "src/platform/mod.ts": imports("./linux/mod.ts") + imports("./types.ts"),
-    "src/core/registry.ts": imports("../platform/types.ts") + imports("zod") + imports("./errors.ts"),
+    "src/core/registry.ts": imports("../platform/types.ts") + imports("./schema/mod.ts") +
+      imports("./errors.ts"),
     "tools/input/click.ts": imports("../../src/core/tool.ts") + imports("../../src/platform/types.ts"),
     "src/transports/cli.ts": imports("../core/registry.ts") + imports("../../tools/mod.ts") +
       imports("@modelcontextprotocol/sdk/server/mcp.js"),

@@ -8,8 +8,8 @@
  *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
  * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
  * input code, any other OS's back end, any `node:` module (the first one loads Deno's Node
- * compatibility layer) or any npm package (the first one starts Deno's npm resolver; zod is the vendored
- * third_party/zod/zod.js). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no registry.
+ * compatibility layer) or any npm package (the first one starts Deno's npm resolver; tool schemas are
+ * src/core/schema/, not zod). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no registry.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -88,7 +88,7 @@ Deno.test({
     assert.deepEqual(forbidden, [], "modules a one-shot get_screen_size must not load");
     const builtins = [...closure].filter((s) => s.startsWith("node:"));
     assert.deepEqual(builtins, [], "node: modules (each loads the Node compatibility layer)");
-    assert.ok(local.includes("third_party/zod/zod.js"), "zod is the vendored module");
+    assert.ok(local.includes("src/core/schema/mod.ts"), "tool schemas are the driver's own");
     assert.deepEqual([...closure].filter((s) => s.startsWith("npm:")), [], "npm packages");
   },
 });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { shared } from "./params.ts";
 
 /** The preferred per-call target. */

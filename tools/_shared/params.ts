@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 
 /**
  * Marks a parameter whose meaning the server states once (MCP initialize instructions):

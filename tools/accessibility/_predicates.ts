@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import type { AxNode, AxTree, WindowInfo } from "../../src/platform/types.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { activationAction } from "../../src/core/action/click.ts";
 import type { Outcome } from "../../src/core/action/outcome.ts";

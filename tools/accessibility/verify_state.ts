@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { asDriverError, DriverError } from "../../src/core/errors.ts";
 import { type ContentPart, imagePart } from "../../src/core/result.ts";
 import { defineTool, type ToolContext } from "../../src/core/tool.ts";

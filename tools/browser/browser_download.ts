@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { downloadVia } from "../../src/core/browser/downloads.ts";
 import { requireTrustedInput } from "../../src/core/browser/input.ts";
 import { checkDownloadRoot } from "../../src/core/browser/paths.ts";

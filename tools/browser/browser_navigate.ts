@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { checkNavigableUrl, navigateTab } from "../../src/core/browser/navigation.ts";
 import { resolveTab } from "../../src/core/browser/resolve.ts";
 import { ok } from "../../src/core/result.ts";

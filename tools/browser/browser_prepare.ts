@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { endpointForProcess } from "../../src/core/browser/access.ts";
 import { findBrowser, launchBrowser } from "../../src/core/browser/launch.ts";
 import { DriverError } from "../../src/core/errors.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ELEMENT_STATE } from "../../src/core/browser/_page_scripts.ts";
 import { checkUploadFiles, MAX_UPLOAD_FILES } from "../../src/core/browser/paths.ts";
 import { resolveRef, resolveTab } from "../../src/core/browser/resolve.ts";

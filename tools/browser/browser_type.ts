@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { runBrowserAction } from "../../src/core/browser/act.ts";
 import { insertText, typeKeys } from "../../src/core/browser/input.ts";

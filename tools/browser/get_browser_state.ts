@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { bindWindow, describeTabs, refreshTabs } from "../../src/core/browser/binding.ts";
 import {
   listingOf,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { endpointForProcess } from "../../src/core/browser/access.ts";
 import { windowPages } from "../../src/core/browser/binding.ts";
 import { CdpConnection } from "../../src/core/browser/cdp_client.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 
 /** Schema fields shared by clipboard results. */
 export const privacyFields = {

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { ok } from "../../src/core/result.ts";
 import { checkCallerFile, readCallerFile } from "../../src/core/safe_files.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import type { WindowInfo } from "../../src/platform/types.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { captureArea, encodeCapture } from "../../src/core/capture_pipeline.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { imagePart, ok } from "../../src/core/result.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import type { AgentCursor } from "../../src/core/agent_cursor/cursor.ts";
 import { type CursorMotion, defaultMotion, MOTION_KEYS } from "../../src/core/agent_cursor/motion.ts";
 import { CURSOR_ACTIONS, type CursorTheme } from "../../src/core/agent_cursor/themes.ts";
@@ -20,7 +20,10 @@ export const ReducedMotionSchema = z.enum(["auto", "on", "off"]);
 
 /** The nine motion numbers. */
 export const MotionSchema = z.object(
-  Object.fromEntries(MOTION_KEYS.map((key) => [key, z.number()])) as Record<keyof CursorMotion, z.ZodNumber>,
+  Object.fromEntries(MOTION_KEYS.map((key) => [key, z.number()])) as Record<
+    keyof CursorMotion,
+    z.NumberSchema
+  >,
 );
 
 /** A theme as results show it. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import {
   type CursorMotion,
   mergeMotion,
@@ -19,7 +19,7 @@ const motionParams = Object.fromEntries(
       ),
     ];
   }),
-) as Record<keyof CursorMotion, z.ZodOptional<z.ZodNullable<z.ZodNumber>>>;
+) as Record<keyof CursorMotion, z.OptionalSchema<z.NullableSchema<z.NumberSchema>>>;
 
 /** Configures a session cursor's movement physics and visibility timing. */
 export default defineTool({

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { type KeyInput, performKeys } from "../../src/core/action/keys.ts";
 import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";

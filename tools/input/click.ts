@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { performClick } from "../../src/core/action/click.ts";
 import { parseModifiers } from "../../src/core/action/modifiers.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { parseHotkey } from "../../src/core/action/key_names.ts";
 import { defineTool } from "../../src/core/tool.ts";

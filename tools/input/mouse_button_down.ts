@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { DEFAULT_CURSOR_ID } from "../../src/core/action/held_buttons.ts";
 import { pressAndHold, resolveWindowTarget } from "../../src/core/action/hold.ts";

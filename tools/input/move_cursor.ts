@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { requireBackgroundPointer } from "../../src/core/action/background.ts";
 import { cursorApproach } from "../../src/core/agent_cursor/follow.ts";

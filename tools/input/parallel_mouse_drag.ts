@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { compileCurve, sampleCurve } from "../../src/core/action/curve.ts";
 import { interpolate } from "../../src/core/action/gesture.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import type { ContentPart, ToolResult } from "../../src/core/result.ts";
 import { defineTool, type ToolDispatch } from "../../src/core/tool.ts";

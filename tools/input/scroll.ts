@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
 import { runAction } from "../../src/core/action/run_action.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ActionResultSchema } from "../../src/core/action_result.ts";
 import { runAction } from "../../src/core/action/run_action.ts";
 import { setElementValue } from "../../src/core/action/set_value.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import type { RecordingState } from "../../src/core/recording/recorder.ts";
 import { ok } from "../../src/core/result.ts";
 import type { ToolResult } from "../../src/core/result.ts";

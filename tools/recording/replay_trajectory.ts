@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { expandOutputDir } from "../../src/core/recording/recorder.ts";
 import { replayTrajectory } from "../../src/core/recording/replay.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { RecordingStateSchema, stateResult } from "./_state.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { toGrey } from "../../src/core/image/grey.ts";
 import { controlBox } from "../../src/core/perception/control_boxes.ts";

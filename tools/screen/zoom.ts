@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { captureToScreen } from "../../src/core/captures.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import { cropRgba } from "../../src/core/image/crop.ts";

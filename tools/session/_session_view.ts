@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { DriverError } from "../../src/core/errors.ts";
 import type { CapturePolicy } from "../../src/core/runtime_state.ts";
 import type { Session } from "../../src/core/session.ts";

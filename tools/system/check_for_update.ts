@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { ok } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
 import { checkForUpdate, UPDATE_TIMEOUT_MS } from "../../src/core/update_check.ts";

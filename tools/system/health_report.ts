@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { sourceSha, VERSION } from "../../src/core/build_info.ts";
 import { type DaemonProbe, probeDaemon } from "../../src/core/daemon_probe.ts";
 import { asDriverError } from "../../src/core/errors.ts";

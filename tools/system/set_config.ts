@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import {
   CONFIG_KEYS,
   type ConfigKey,
@@ -42,7 +42,9 @@ export default defineTool({
   }, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
-        ? `Unknown config key ${issue.keys.map((k) => `"${k}"`).join(", ")}: valid keys are ${VALID_KEYS}`
+        ? `Unknown config key ${
+          (issue.keys ?? []).map((k) => `"${k}"`).join(", ")
+        }: valid keys are ${VALID_KEYS}`
         : undefined,
   }),
   output: ConfigSnapshot.extend({

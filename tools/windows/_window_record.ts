@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import type { WindowInfo } from "../../src/platform/types.ts";
 
 /** Schema of one window record. */

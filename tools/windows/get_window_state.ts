@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../src/core/schema/mod.ts";
 import { type ElementRow, shapeTree } from "../../src/core/ax_tree.ts";
 import { asDriverError } from "../../src/core/errors.ts";
 import { type ContentPart, imagePart } from "../../src/core/result.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import { z } from "../schema/mod.ts";
 
 const Duration = z.string().regex(/^\d+(ms|s|m|h|d)$/, "a duration such as 30m, 2h or 1d");
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import { z } from "../schema/mod.ts";
 import { ok } from "../result.ts";
 import { defineTool } from "../tool.ts";
 import { systemFor } from "../../platform/mod.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "../schema/mod.ts";
 import { FakeBackend, fakeNode } from "../../platform/fake/mod.ts";
 import { ConfigStore } from "../config.ts";
 import { DriverError } from "../errors.ts";
