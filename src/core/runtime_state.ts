@@ -7,7 +7,7 @@ import { InputLock } from "./action/input_lock.ts";
 import { allowAnyProgram, type LaunchPolicy } from "./permissions/launch_policy.ts";
 import { type ResourceScope, UNBOUNDED_SCOPE } from "./permissions/resource_scope.ts";
 import type { CallObserver } from "./call_observer.ts";
-import { AgentCursorStore } from "./agent_cursor/store.ts";
+import { AgentCursorStore } from "./agent_cursor/session_cursors.ts";
 import type { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
@@ -44,7 +44,7 @@ export class RuntimeState {
   readonly inputLock = new InputLock();
   /** Legacy capture-scope policies by session id. */
   readonly capturePolicies = new Map<string, CapturePolicy>();
-  /** Each session's agent cursor. */
+  /** Each session's agent cursor (its code loads in {@linkcode prepare}, for the tools that create one). */
   readonly agentCursors = new AgentCursorStore();
   /** Watchers of every authorized call (the recorder, once it exists). */
   readonly callObservers = new Set<CallObserver>();
@@ -72,10 +72,14 @@ export class RuntimeState {
   /**
    * Loads the state a tool keeps, by its capabilities, the first time such a tool runs (the
    * registry calls this before every call): the browser store for `browser.*` tools, the
-   * trajectory recorder for `recording.*` tools. A one-shot CLI call of another tool never
-   * loads their code.
+   * trajectory recorder for `recording.*` tools, the agent cursor's code for the tools that
+   * create a session's cursor (`agent_cursor.*`, and start_session, which can theme it). A
+   * one-shot CLI call of another tool never loads their code.
    */
   async prepare(capabilities: readonly string[]): Promise<void> {
+    if (capabilities.some((c) => c.startsWith("agent_cursor.") || c === "session.lifecycle.start")) {
+      await this.agentCursors.load();
+    }
     if (!this.#browsers && capabilities.some((c) => c.startsWith("browser."))) {
       const { BrowserStore } = await import("./browser/store.ts");
       this.#browsers ??= new BrowserStore();

@@ -1,6 +1,7 @@
 /**
- * The command line: offline commands (help, list-tools, describe, manifest),
- * the MCP stdio server, and any tool by name through the same registry path.
+ * The command line: offline commands (help, list-tools, describe, manifest; their code is
+ * cli_offline.ts, loaded when one runs), the MCP stdio server, and any tool by name through the
+ * same registry path.
  *
  * @module
  */
@@ -14,12 +15,7 @@ import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
 import type { ServeExtras } from "./cli_daemon.ts";
-import {
-  PERMISSIONS_SUBCOMMANDS,
-  permissionsCommand,
-  type PermissionsRuntime,
-  permissionsUsageError,
-} from "./cli_permissions.ts";
+import type { PermissionsRuntime } from "./cli_permissions.ts";
 
 /**
  * What the CLI needs from the composition root. Everything heavy is loaded on demand: a
@@ -67,61 +63,6 @@ export type DesktopChoice = "auto" | "embedded" | "system";
 
 const EXIT = { ok: 0, toolError: 1, usage: 2 } as const;
 
-/** The `--help` text. Every command and flag listed here exists. */
-export function helpText(): string {
-  return `cua-driver ${VERSION} — desktop driver for computer-use agents
-Usage: cua-driver [OPTIONS] [COMMAND] [ARGS]
-
-Commands:
-  mcp [--socket [PATH]]   Serve MCP (protocol 2025-06-18 or 2025-11-25) on stdin/stdout (the default when stdin
-                          is not a terminal); with --socket, proxy to a running daemon instead of owning the desktop
-  serve [--socket PATH]   Run the daemon: one runtime behind a Unix socket (default ~/.cache/cua-driver/
-                          cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
-                          CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port
-  call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
-  status | stop           Show or stop the daemon
-  permissions [status|grant]
-                          The OS grants the driver needs, each with its remedy (exits 1 when one is missing);
-                          grant first raises the system prompts for the missing ones (macOS Accessibility and
-                          Screen Recording), which no tool call may do
-  demo [--app CMD]        Start the desktop, launch an app (default gtk3-widget-factory), observe it, act on it, print what it saw
-  list-tools              One line per tool: name and summary
-  describe <tool>         A tool's description and JSON input schema
-  manifest [--pretty]     Machine-readable JSON: version, commands, tools
-  <tool> [JSON | --key value ...]
-                          Run one tool in-process (the same path as MCP tools/call) and print its
-                          structured result; '-' reads the JSON arguments from stdin. Exits 1 on a tool error.
-
-Options:
-  --desktop auto|embedded|system
-                          auto (default): use $DISPLAY, or start a private desktop (Xvfb 1920x1080x24,
-                          openbox, session D-Bus, AT-SPI bus) when DISPLAY is unset. Env: CUA_DRIVER_DESKTOP
-  --permission-mode standard|bounded|unrestricted
-                          Fixed for the life of the process (default standard). Env: CUA_DRIVER_PERMISSION_MODE.
-                          unrestricted also needs --dangerously-bypass-approvals; bounded needs a manifest
-  --capability-manifest PATH --approve-capability-manifest
-                          The bounded-mode ceiling: allowed tools, apps, files, desktop (YAML or JSON)
-  --grant existing-profile
-                          Standard mode: allow attaching to an existing browser profile
-  --tools all|core        Which tools tools/list (and list-tools) shows: all (default) or the dozen most agents
-                          need; unlisted tools can still be called. Env: CUA_DRIVER_TOOLS
-  --legacy-tools          Also list the compatibility tools (page, escalate_session, get_session_state).
-                          Env: CUA_DRIVER_LEGACY_TOOLS=1
-  --socket PATH           The daemon socket for serve, call, status, stop and mcp --socket
-  --screenshot-out-file PATH
-                          For a tool that returns an image: write the first image to PATH
-  --full                  Print the whole MCP result (content parts with base64 images) as JSON
-  -h, --help              This help
-  -V, --version           Print the version
-
-Examples:
-  cua-driver list_windows
-  cua-driver get_window_state --pid 4242 --window_id 6291459 --screenshot-out-file /tmp/w.png
-  cua-driver get_desktop_state '{"screenshot_out_file": "/tmp/desktop.png"}'
-  cua-driver mcp
-`;
-}
-
 /** Runs the CLI and returns the process exit code. */
 export async function runCli(argv: readonly string[], host: CliHost): Promise<number> {
   const args = parseArgs(argv);
@@ -130,7 +71,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     return EXIT.ok;
   }
   if (args.flags.has("--help")) {
-    console.log(helpText());
+    console.log((await import("./cli_offline.ts")).helpText());
     return EXIT.ok;
   }
   const command = args.command ?? (Deno.stdin.isTerminal() ? null : "mcp");
@@ -141,7 +82,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       );
       return EXIT.ok;
     case "help":
-      console.log(helpText());
+      console.log((await import("./cli_offline.ts")).helpText());
       return EXIT.ok;
     case "version":
       console.log(`cua-driver ${VERSION}`);
@@ -149,18 +90,22 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     case "list-tools": {
       const listing = listingFromFlags(args);
       if (typeof listing === "string") return usage(listing);
-      for (const tool of (await host.catalog()).withListing(listing).list()) {
+      const [catalog, { firstSentence }] = await Promise.all([host.catalog(), import("./cli_offline.ts")]);
+      for (const tool of catalog.withListing(listing).list()) {
         console.log(`${tool.name}: ${firstSentence(tool.description)}`);
       }
       return EXIT.ok;
     }
-    case "describe":
-      return await describe(await host.catalog(), args.positionals[0]);
+    case "describe": {
+      const [catalog, { describe }] = await Promise.all([host.catalog(), import("./cli_offline.ts")]);
+      return await describe(catalog, args.positionals[0]) ? EXIT.ok : EXIT.usage;
+    }
     case "manifest": {
-      const [catalog, { CONTRACT_VERSION }, { launcherPath }] = await Promise.all([
+      const [catalog, { CONTRACT_VERSION }, { launcherPath }, { manifest }] = await Promise.all([
         host.catalog(),
         import("../core/registry.ts"),
         import("../core/build_info.ts"),
+        import("./cli_offline.ts"),
       ]);
       const json = manifest(catalog, { contractVersion: CONTRACT_VERSION, launcher: launcherPath() });
       console.log(JSON.stringify(json, null, args.flags.has("--pretty") ? 2 : undefined));
@@ -205,6 +150,7 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {
       const sub = args.positionals[0] ?? "status";
+      const { permissionsCommand, permissionsUsageError } = await import("./cli_permissions.ts");
       const wrong = permissionsUsageError(sub);
       if (wrong) return usage(wrong);
       const tool = (await host.loadTool("check_permissions"))!;
@@ -369,80 +315,4 @@ export async function permissionsFromFlags(args: ParsedArgs): Promise<Permission
     approveManifest: args.flags.has("--approve-capability-manifest"),
     grants: args.repeated.get("--grant"),
   });
-}
-
-async function describe(catalog: ToolCatalog, name: string | undefined): Promise<number> {
-  const tool = name ? catalog.fullListing(name) : undefined;
-  if (!tool) {
-    const { closeNames } = await import("../core/registry.ts");
-    const close = name ? closeNames(name, catalog.names) : [];
-    console.error(
-      close.length
-        ? `cua-driver: unknown tool "${name}": did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
-        : `cua-driver: unknown tool ${
-          name ? `"${name}"` : "(none given)"
-        }. Run "cua-driver list-tools" for the names`,
-    );
-    return EXIT.usage;
-  }
-  console.log(
-    `name: ${tool.name}\n\ndescription:\n${tool.description}\n\ninput_schema:\n${
-      JSON.stringify(tool.inputSchema, null, 2)
-    }`,
-  );
-  if (tool.outputSchema) console.log(`\noutput_schema:\n${JSON.stringify(tool.outputSchema, null, 2)}`);
-  return EXIT.ok;
-}
-
-/** The `manifest` command's JSON. */
-export function manifest(
-  catalog: ToolCatalog,
-  about: { contractVersion: string; launcher: string },
-): Record<string, unknown> {
-  return {
-    schema_version: "1",
-    binary_version: VERSION,
-    contract_version: about.contractVersion,
-    binary_path: about.launcher,
-    mcp_invocation: { command: about.launcher, args: ["mcp"] },
-    subcommands: [
-      { name: "mcp", description: "Serve MCP on stdio", args: [{ name: "--desktop", type: "string" }] },
-      {
-        name: "demo",
-        description: "Observe and act on a real app",
-        args: [{ name: "--app", type: "string" }],
-      },
-      { name: "list-tools", description: "List tools", args: [] },
-      {
-        name: "describe",
-        description: "Describe a tool",
-        args: [{ name: "tool", type: "positional-string" }],
-      },
-      { name: "manifest", description: "This manifest", args: [{ name: "--pretty", type: "flag" }] },
-      {
-        name: "permissions",
-        description: "Report the OS grants; grant raises the system prompts for missing ones",
-        args: [{ name: "subcommand", type: "positional-string", values: [...PERMISSIONS_SUBCOMMANDS] }],
-      },
-      {
-        name: "<tool>",
-        description: "Run a tool in-process",
-        args: [{ name: "arguments", type: "positional-json" }],
-      },
-    ],
-    tools: catalog.names.map((name) => catalog.fullListing(name)!).map((t) => ({
-      name: t.name,
-      description: t.description,
-      annotations: t.annotations,
-      risk: t.risk,
-      capabilities: t.capabilities,
-      input_schema: t.inputSchema,
-      ...(t.outputSchema ? { output_schema: t.outputSchema } : {}),
-    })),
-  };
-}
-
-function firstSentence(text: string): string {
-  const end = text.search(/\.(\s|$)/);
-  return end >= 0 ? text.slice(0, end + 1) : text;
 }

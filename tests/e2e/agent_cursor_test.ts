@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { Shape, xshape } from "../../ffi/linux/xshape.ts";
 import { x11 } from "../../ffi/linux/x11.ts";
 import { arrowGeometry } from "../../src/platform/linux/cursor/arrow.ts";
+import { X11AgentCursors } from "../../src/platform/linux/cursor/mod.ts";
 import { XConnection } from "../../src/platform/linux/x11/connection.ts";
 import type { RawImage } from "../../src/platform/types.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
@@ -350,6 +351,38 @@ Deno.test({
       await driver.close();
       assert.equal((await overlays()).size, 0);
     });
+  },
+});
+
+Deno.test({
+  name:
+    "X11AgentCursors without preload (a one-shot call) draws the frames given while its overlay code loads",
+  ignore,
+  async fn() {
+    const env = desktopEnv();
+    const cursors = new X11AgentCursors(env.DISPLAY);
+    try {
+      const style = { fill: "#2f6bff", outline: "#ffffff", accent: "#2f6bff", scale: 1 };
+      // The first draw only starts loading; the latest frame is the one drawn when it arrives.
+      cursors.draw("lazy1", { point: { x: 10, y: 10 }, style, pulse: 0, label: "lazy1" });
+      cursors.draw("lazy1", { point: { x: 200, y: 150 }, style, pulse: 0, label: "lazy1" });
+      const overlay = await waitFor(
+        "the overlay window",
+        async () => (await overlays()).get("lazy1") ?? null,
+      );
+      assert.deepEqual(
+        { x: overlay.x + TIP.x, y: overlay.y + TIP.y },
+        { x: 200, y: 150 },
+        "at the last frame",
+      );
+      assert.ok((await windowInfo(overlay.id)).viewable, "mapped");
+      assert.equal(cursors.windowOf("lazy1"), BigInt(overlay.id));
+      assert.equal(cursors.lastError, null);
+      assert.equal(cursors.unavailableReason(), null);
+    } finally {
+      cursors.close();
+    }
+    assert.equal((await overlays()).size, 0, "closed with its overlay");
   },
 });
 

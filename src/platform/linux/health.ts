@@ -21,7 +21,7 @@ export interface LinuxHealthDeps {
   /** The back end's own connection (reopened when the server came back). */
   connection(): XConnection;
   /** True when XComposite redirection is on for the back end's connection. */
-  offscreenCapture(): boolean;
+  offscreenCapture(): Promise<boolean>;
   screen: X11Screen;
   input: InputBackend;
   accessibility: Pick<AtspiAccessibility, "diagnose">;
@@ -128,7 +128,7 @@ async function captureCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {
   const first = await timed();
   const { image, ms } = await timed();
   const shm = deps.screen.usesShm;
-  const composite = deps.offscreenCapture();
+  const composite = await deps.offscreenCapture();
   const data = {
     shm,
     composite,

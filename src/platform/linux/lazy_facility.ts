@@ -1,6 +1,6 @@
 /**
  * Facilities of the back end whose code loads on first use: a one-shot CLI call that never
- * touches accessibility, input, the clipboard or text recognition never loads (or links) them.
+ * touches windows, accessibility, input, the clipboard or text recognition never loads (or links) them.
  *
  * @module
  */
@@ -16,7 +16,7 @@ export interface LazyFacility<T extends object> {
 }
 
 /**
- * Wraps a facility whose every method returns a promise (AccessibilityBackend, InputBackend,
+ * Wraps a facility whose every method returns a promise (WindowBackend, AccessibilityBackend, InputBackend,
  * ClipboardBackend, PerceptionBackend) so that its module loads on the first call.
  *
  * @param load Imports the module and builds the facility; called at most once (a failure is

@@ -1,7 +1,7 @@
 /**
  * The Linux back end: X11 through libX11 FFI, AT-SPI over D-Bus, /proc and XDG
  * for apps. Starts a private desktop when asked to, or when there is no DISPLAY.
- * Apps, accessibility, input, the clipboard and text recognition load on first use
+ * Windows, apps, accessibility, input, the clipboard and text recognition load on first use
  * (`lazy_facility.ts`), as do the health and permission probes, the private desktop and
  * the deferred back end of a server waiting for a display.
  *
@@ -17,6 +17,7 @@ import type {
   InputBackend,
   PerceptionBackend,
   PermissionCheck,
+  WindowBackend,
 } from "../types.ts";
 import type { LinuxApps } from "./apps.ts";
 import type { AtspiAccessibility } from "./atspi/mod.ts";
@@ -30,10 +31,10 @@ import { createLinuxSystem } from "./system.ts";
 
 export { createLinuxSystem } from "./system.ts";
 import type { X11Clipboard } from "./x11/clipboard.ts";
-import { enableOffscreenCapture } from "./x11/composite.ts";
+import type * as Composite from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
-import { X11Windows } from "./x11/windows.ts";
+import type { X11Windows } from "./x11/windows.ts";
 
 /** How to pick the desktop: the session's own, a private one, or decide by DISPLAY. */
 export type DesktopMode = "auto" | "embedded" | "system";
@@ -52,7 +53,8 @@ export interface LinuxBackendOptions {
    * connection closes) makes the X server re-render every window: ~40 ms of its CPU per call on a
    * desktop of four windows, for calls that capture no window. And with a DISPLAY that opens but no
    * session bus address, the search for the display's buses waits for the first use of
-   * accessibility or apps (~150 ms: it reads every process of the user).
+   * accessibility or apps (~150 ms: it reads every process of the user). The agent cursor's
+   * overlay code, which servers load at start, loads when a cursor is first shown.
    */
   oneShot?: boolean;
   log?: (line: string) => void;
@@ -66,13 +68,19 @@ class DisplayHolder {
   #connection: XConnection | null = null;
   /** Whether redirection is on for this connection; null until asked. */
   #offscreen: boolean | null = null;
+  /** The redirection code: given when eager, else loaded at the first ask. */
+  #composite: typeof Composite | null;
+  readonly eager: boolean;
   /**
-   * @param eager Turn covered-window capture on when connecting (servers), else at the first ask.
+   * @param composite The redirection code, to turn covered-window capture on at every connect
+   *   (servers); null to turn it on at the first ask (one-shot calls), loading the code then.
    * @param opened A connection to `name` already open, used first.
    */
-  constructor(readonly name: string, readonly eager: boolean, opened: XConnection | null = null) {
+  constructor(readonly name: string, composite: typeof Composite | null, opened: XConnection | null = null) {
+    this.#composite = composite;
+    this.eager = composite !== null;
     this.#connection = opened;
-    if (opened && eager) this.offscreenCapture();
+    if (opened && this.eager) this.#redirect(opened);
   }
 
   get(): XConnection {
@@ -82,14 +90,18 @@ class DisplayHolder {
     const connection = XConnection.open(this.name);
     this.#connection = connection;
     this.#offscreen = null;
-    if (this.eager) this.offscreenCapture();
+    if (this.eager) this.#redirect(connection);
     return connection;
   }
 
   /** True when covered windows can be captured (XComposite redirection is on); turns it on first. */
-  offscreenCapture(): boolean {
-    const connection = this.get();
-    return this.#offscreen ??= enableOffscreenCapture(connection);
+  async offscreenCapture(): Promise<boolean> {
+    this.#composite ??= await import("./x11/composite.ts");
+    return this.#redirect(this.get());
+  }
+
+  #redirect(connection: XConnection): boolean {
+    return this.#offscreen ??= this.#composite!.enableOffscreenCapture(connection);
   }
 
   close(): void {
@@ -133,19 +145,24 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
 
-  const display = new DisplayHolder(displayName, !options.oneShot, openedAsIs);
+  // Servers turn covered-window capture on at every connect; a one-shot call at its first window capture.
+  const composite = options.oneShot ? null : await import("./x11/composite.ts");
+  const display = new DisplayHolder(displayName, composite, openedAsIs);
   try {
     display.get();
   } catch (error) {
     await desktop?.stop();
     throw error;
   }
-  const agentCursor = new X11AgentCursors(displayName);
+  // Servers load the overlay code now; a one-shot call when it shows a cursor.
+  const agentCursor = new X11AgentCursors(displayName, { preload: !options.oneShot });
   const screen = new X11Screen(() => display.get(), {
     around: (capture) => agentCursor.withHidden(capture),
-    windowsNeedIt: () => !display.offscreenCapture(),
+    windowsNeedIt: async () => !(await display.offscreenCapture()),
   });
-  const windows = new X11Windows(() => display.get());
+  const windows = lazyFacility<X11Windows>(async () =>
+    new (await import("./x11/windows.ts")).X11Windows(() => display.get())
+  );
   const accessibility = lazyFacility<AtspiAccessibility>(async () => {
     const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
       import("./atspi/mod.ts"),
@@ -153,7 +170,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       findBuses(),
     ]);
     return new AtspiAccessibility({
-      windowBounds: async (windowId) => await windows.bounds(windowId),
+      windowBounds: async (windowId) => await windows.facility.bounds(windowId),
       explainMissing: whyNoAccessibility,
     });
   });
@@ -190,7 +207,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     os: "linux",
     description: `X11 ${displayName}${desktop ? " (embedded)" : found ? ` (found: ${found.reason})` : ""}`,
     screen,
-    windows,
+    windows: windows.facility as WindowBackend,
     apps: apps.facility as AppBackend,
     accessibility: accessibility.facility as AccessibilityBackend,
     clipboard: clipboard.facility as ClipboardBackend,

@@ -6,7 +6,6 @@
  * @module
  */
 import { findExecutableSync } from "../posix/find_executable.ts";
-import { posixRun } from "../posix/process.ts";
 import type {
   InstallableFeature,
   PackageInstaller,
@@ -47,6 +46,7 @@ const systemProbe: PlanProbe = { onPath: (name) => findExecutableSync(name) !== 
 
 /** Runs a command with a non-interactive apt, output merged. */
 export const runCommand: CommandRunner = async (argv, signal) => {
+  const { posixRun } = await import("../posix/process.ts");
   const out = await posixRun(argv, { env: { DEBIAN_FRONTEND: "noninteractive" }, signal });
   return { code: out.code, output: out.stdout + out.stderr };
 };

@@ -1,6 +1,7 @@
 /**
  * The Linux {@linkcode SystemBackend}: POSIX programs, sockets and files, `/proc` for
- * processes, and the distribution's package manager.
+ * processes, and the distribution's package manager. The code that runs programs loads at
+ * the first `run` or `spawn`.
  *
  * @module
  */
@@ -8,7 +9,6 @@ import { normalize } from "../../core/file_paths.ts";
 import { findExecutable } from "../posix/find_executable.ts";
 import { resolveProgram } from "../posix/program_path.ts";
 import { classifyPosixDirectory, posixOwnedByUser } from "../posix/files.ts";
-import { posixRun, posixSpawn } from "../posix/process.ts";
 import { posixCacheDir, UnixSockets } from "../posix/unix_sockets.ts";
 import type { SystemBackend } from "../types.ts";
 import { linuxPackages } from "./packages.ts";
@@ -25,8 +25,8 @@ export function createLinuxSystem(): SystemBackend {
   return {
     findExecutable,
     resolveProgram: (name) => resolveProgram(name),
-    run: posixRun,
-    spawn: posixSpawn,
+    run: async (argv, options) => (await import("../posix/process.ts")).posixRun(argv, options),
+    spawn: async (argv, options) => (await import("../posix/process.ts")).posixSpawn(argv, options),
     processExecutable: (pid) => processExecutable(pid),
     processExecutableSync: (pid) => processExecutableSync(pid),
     processCommandLine: (pid) => processCommandLine(pid),

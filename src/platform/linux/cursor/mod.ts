@@ -4,13 +4,18 @@
  * an input call on the main connection), kept out of the driver's screenshots
  * by {@linkcode X11AgentCursors.withHidden}.
  *
+ * The overlay window's code (drawing, shapes, the arrow) loads on first need: at start for a
+ * server (`preload`), else when a cursor is about to be shown or first drawn, so a one-shot
+ * call that draws no cursor never loads it. A frame drawn while it loads is drawn when it
+ * arrives.
+ *
  * @module
  */
 import { xshape } from "../../../../ffi/linux/xshape.ts";
 import { asDriverError } from "../../../core/errors.ts";
 import type { AgentCursorBackend, AgentCursorFrame } from "../../types.ts";
 import { XConnection } from "../x11/connection.ts";
-import { CursorOverlayWindow } from "./overlay_window.ts";
+import type { CursorOverlayWindow } from "./overlay_window.ts";
 
 /** Every agent cursor on one X display. */
 export class X11AgentCursors implements AgentCursorBackend {
@@ -24,23 +29,42 @@ export class X11AgentCursors implements AgentCursorBackend {
   readonly #shown = new Map<string, AgentCursorFrame>();
   /** Captures in progress: while > 0 nothing is mapped. */
   #suspended = 0;
+  /** The overlay window class, once its module has loaded. */
+  #overlay: typeof CursorOverlayWindow | null = null;
+  #loading: Promise<void> | null = null;
+  /** Why the overlay code did not load, until a later try succeeds. */
+  #loadFailure: string | null = null;
 
-  constructor(readonly displayName: string) {}
+  /**
+   * @param displayName The X display the overlays go on.
+   * @param options.preload Load the overlay code now (servers), not at the first cursor.
+   */
+  constructor(readonly displayName: string, options: { preload?: boolean } = {}) {
+    if (options.preload) this.#loadOverlay();
+  }
 
   unavailableReason(): string | null {
+    // Asked before a cursor is shown: its code loads meanwhile.
+    this.#loadOverlay();
     this.#connection();
-    return this.#unavailable;
+    return this.#unavailable ?? this.#loadFailure;
   }
 
   draw(id: string, frame: AgentCursorFrame): void {
     this.#shown.set(id, frame);
     if (this.#suspended > 0) return;
+    const Overlay = this.#overlay;
+    if (!Overlay) {
+      // Drawn (with the latest frame) when the code arrives.
+      this.#loadOverlay();
+      return;
+    }
     const conn = this.#connection();
     if (!conn) return;
     try {
       let window = this.#windows.get(id);
       if (!window) {
-        window = CursorOverlayWindow.create(conn, frame.label, frame.style);
+        window = Overlay.create(conn, frame.label, frame.style);
         this.#windows.set(id, window);
       }
       window.draw(frame);
@@ -93,6 +117,27 @@ export class X11AgentCursors implements AgentCursorBackend {
     for (const id of [...this.#windows.keys()]) this.remove(id);
     this.#conn?.close();
     this.#conn = null;
+  }
+
+  /**
+   * Starts loading the overlay window's code unless it is loaded or loading; then draws the
+   * cursors shown meanwhile. A failed load is a drawing failure (`lastError`), the reason
+   * {@linkcode unavailableReason} gives, and is tried again at the next draw.
+   */
+  #loadOverlay(): void {
+    if (this.#overlay) return;
+    this.#loading ??= import("./overlay_window.ts").then(({ CursorOverlayWindow }) => {
+      this.#overlay = CursorOverlayWindow;
+      this.#loadFailure = null;
+      if (this.#suspended === 0) {
+        for (const [id, frame] of this.#shown) this.draw(id, frame);
+      }
+    }, (error) => {
+      this.#loadFailure = `the overlay code did not load: ${error instanceof Error ? error.message : error}`;
+      this.lastError = this.#loadFailure;
+    }).finally(() => {
+      this.#loading = null;
+    });
   }
 
   /** The overlay connection, opened on first use and reopened after the server comes back. */

@@ -1,5 +1,7 @@
 /**
- * Displays, the pointer position, and captures of the screen and of windows on X11.
+ * Displays, the pointer position, and captures of the screen and of windows on X11. The
+ * capture code (MIT-SHM, XGetImage, pixel conversion) loads at the first capture: a call that
+ * only asks for sizes or the pointer never loads it.
  *
  * @module
  */
@@ -14,7 +16,7 @@ import type {
   ScreenBackend,
   ScreenRecordingSource,
 } from "../../types.ts";
-import { X11Capture } from "./capture.ts";
+import type { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
 
 /**
@@ -24,10 +26,13 @@ import type { XConnection } from "./connection.ts";
  */
 export interface OverlayGuard {
   around<T>(capture: () => Promise<T>): Promise<T>;
-  windowsNeedIt(): boolean;
+  windowsNeedIt(): Promise<boolean>;
 }
 
-const NO_OVERLAYS: OverlayGuard = { around: (capture) => capture(), windowsNeedIt: () => false };
+const NO_OVERLAYS: OverlayGuard = {
+  around: (capture) => capture(),
+  windowsNeedIt: () => Promise.resolve(false),
+};
 
 /** Screen facilities of one X display. */
 export class X11Screen implements ScreenBackend {
@@ -35,7 +40,9 @@ export class X11Screen implements ScreenBackend {
 
   constructor(readonly connection: () => XConnection, readonly overlays: OverlayGuard = NO_OVERLAYS) {}
 
-  #capturer(): X11Capture {
+  /** The capturer of the current connection (a new one after a reconnect); loads its code first. */
+  async #capturer(): Promise<X11Capture> {
+    const { X11Capture } = await import("./capture.ts");
     const conn = this.connection();
     if (!this.#capture || this.#capture.connection !== conn) {
       this.#capture?.dispose();
@@ -153,9 +160,10 @@ export class X11Screen implements ScreenBackend {
       });
     }
     const attributes = conn.windowAttributes(conn.root)!;
+    const capturer = await this.#capturer();
     // The root holds every window's pixels, the agent cursor's too: hide it for the capture.
     return await this.overlays.around(() =>
-      this.#capturer().capture(conn.root, display.bounds, attributes.visual, attributes.depth)
+      capturer.capture(conn.root, display.bounds, attributes.visual, attributes.depth)
     );
   }
 
@@ -182,7 +190,7 @@ export class X11Screen implements ScreenBackend {
       });
     }
     const bounds = { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height };
-    const capturer = this.#capturer();
+    const capturer = await this.#capturer();
     try {
       const read = () =>
         capturer.capture(
@@ -192,7 +200,7 @@ export class X11Screen implements ScreenBackend {
           attributes.depth,
         );
       // A window's own pixmap never holds the overlay; without one the read comes from the screen.
-      const image = this.overlays.windowsNeedIt() ? await this.overlays.around(read) : await read();
+      const image = await this.overlays.windowsNeedIt() ? await this.overlays.around(read) : await read();
       return { image, bounds };
     } catch (error) {
       if (!(error instanceof DriverError) || error.code !== "capture_failed") throw error;
