@@ -64,7 +64,7 @@ export type ErrorMap = (issue: RawIssue) => string | undefined;
 
 /** The error a failed `parse` throws and `safeParse` returns. */
 export class SchemaError extends Error {
-  override readonly name = "ZodError";
+  override readonly name = "SchemaError";
   constructor(readonly issues: Issue[]) {
     super(JSON.stringify(issues, null, 2));
   }
