@@ -406,6 +406,24 @@ export const PolygonShape = { Complex: 0, Nonconvex: 1, Convex: 2, CoordModeOrig
 /** XPoint: { short x @0; short y @2 } */
 export const XPointLayout = { x: 0, y: 2, size: 4 } as const;
 
+/**
+ * The head of `Display` that <X11/Xlib.h> exposes as `_XPrivDisplay` for its own macros
+ * (`DefaultScreen`, `ScreenOfDisplay`, `RootWindow`, `DisplayWidth`): what every compiled X client
+ * reads directly, so stable. LP64 (x86-64, aarch64).
+ */
+export const XDisplayLayout = {
+  default_screen: 224, // int
+  screens: 232, // Screen* (an array of nscreens)
+} as const;
+
+/** Field offsets in Screen (<X11/Xlib.h>), LP64; 128 bytes. */
+export const XScreenLayout = {
+  root: 16, // Window
+  width: 24, // int, pixels
+  height: 28, // int, pixels
+  size: 128,
+} as const;
+
 /** Field offsets in Visual (<X11/Xlib.h>). */
 export const VisualLayout = {
   visualid: 8, // VisualID

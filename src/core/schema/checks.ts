@@ -6,7 +6,7 @@
  * @module
  */
 import type { RawIssue } from "./issues.ts";
-import { type Check, errorMap, type ErrorParams, type Payload, report } from "./schema.ts";
+import { type Check, errorMap, type ErrorParams, type Payload } from "./schema.ts";
 
 function hasLength(payload: Payload): boolean {
   const value = payload.value as { length?: unknown } | null | undefined;
@@ -100,7 +100,7 @@ export function safeInteger(params?: ErrorParams): Check {
     run(payload, check) {
       const input = payload.value as number;
       if (!Number.isInteger(input)) {
-        report(payload, {
+        payload.issues.push({
           expected: "int",
           format: "safeint",
           code: "invalid_type",
@@ -167,7 +167,7 @@ export function startsWith(prefix: string, params?: ErrorParams): Check {
 }
 
 function push(payload: Payload, check: Check, issue: RawIssue): void {
-  report(payload, { ...issue, input: payload.value, inst: check, continue: true });
+  payload.issues.push({ ...issue, input: payload.value, inst: check, continue: true });
 }
 
 /** The bounds and patterns a schema's checks give JSON Schema. */

@@ -64,7 +64,7 @@ export type ErrorMap = (issue: RawIssue) => string | undefined;
 
 /** The error a failed `parse` throws and `safeParse` returns. */
 export class SchemaError extends Error {
-  override readonly name = "SchemaError";
+  override readonly name = "ZodError";
   constructor(readonly issues: Issue[]) {
     super(JSON.stringify(issues, null, 2));
   }

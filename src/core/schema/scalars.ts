@@ -13,11 +13,11 @@ import {
   safeInteger,
   startsWith,
 } from "./checks.ts";
-import { errorMap, type ErrorParams, type Json, type Payload, report, Schema } from "./schema.ts";
+import { errorMap, type ErrorParams, type Json, type Payload, Schema } from "./schema.ts";
 
 /** Pushes zod's `invalid_type` issue. */
 function wrongType(payload: Payload, expected: string, schema: Schema<unknown>): Payload {
-  report(payload, { expected, code: "invalid_type", input: payload.value, inst: schema });
+  payload.issues.push({ expected, code: "invalid_type", input: payload.value, inst: schema });
   return payload;
 }
 
@@ -132,7 +132,7 @@ export class LiteralSchema<T extends Primitive> extends Schema<T> {
 
   protected parseType(payload: Payload): Payload {
     if (payload.value === this.value) return payload;
-    report(payload, { code: "invalid_value", values: [this.value], input: payload.value, inst: this });
+    payload.issues.push({ code: "invalid_value", values: [this.value], input: payload.value, inst: this });
     return payload;
   }
 
@@ -149,7 +149,7 @@ export class EnumSchema<T extends readonly string[]> extends Schema<T[number]> {
 
   protected parseType(payload: Payload): Payload {
     if ((this.options as readonly unknown[]).includes(payload.value)) return payload;
-    report(payload, {
+    payload.issues.push({
       code: "invalid_value",
       values: [...this.options],
       input: payload.value,

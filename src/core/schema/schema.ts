@@ -19,20 +19,7 @@ import {
 /** A value being parsed and the issues found so far. */
 export interface Payload {
   value: unknown;
-  /** {@linkcode NO_ISSUES} until the first {@linkcode report}. */
   issues: RawIssue[];
-}
-
-/**
- * The issues of a payload that has none yet: one frozen array for all of them, so parsing a
- * large valid value allocates no issue list per field (a push onto it throws).
- */
-export const NO_ISSUES: RawIssue[] = Object.freeze([]) as unknown as RawIssue[];
-
-/** Adds issues to a payload (its own list from the first one on). */
-export function report(payload: Payload, ...issues: RawIssue[]): void {
-  if (payload.issues === NO_ISSUES) payload.issues = [];
-  payload.issues.push(...issues);
 }
 
 /** A JSON Schema object. */
@@ -161,7 +148,7 @@ export abstract class Schema<O = unknown, I = O> {
   }
 
   safeParse(value: unknown): SafeParseResult<O> {
-    const result = this.run({ value, issues: NO_ISSUES });
+    const result = this.run({ value, issues: [] });
     if (result.issues.length) {
       return { success: false, error: new SchemaError(result.issues.map(finalizeIssue)) };
     }
@@ -202,7 +189,7 @@ export abstract class Schema<O = unknown, I = O> {
       error: errorMap(params),
       run(payload, check) {
         if (test(payload.value as O)) return;
-        report(payload, {
+        payload.issues.push({
           code: "custom",
           input: payload.value,
           inst: check,
@@ -220,7 +207,7 @@ export abstract class Schema<O = unknown, I = O> {
         test(payload.value as O, {
           value: payload.value,
           addIssue(issue) {
-            report(payload, {
+            payload.issues.push({
               ...issue,
               code: issue.code ?? "custom",
               input: "input" in issue ? issue.input : payload.value,
@@ -286,7 +273,7 @@ export class OptionalSchema<T extends AnySchema> extends Schema<output<T> | unde
   protected parseType(payload: Payload): Payload {
     if (payload.value !== undefined) return this.inner.run(payload);
     if (this.inner.optIn !== "defaulted") return payload;
-    const result = this.inner.run({ value: undefined, issues: NO_ISSUES });
+    const result = this.inner.run({ value: undefined, issues: [] });
     payload.value = result.issues.length ? undefined : result.value;
     return payload;
   }

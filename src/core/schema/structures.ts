@@ -15,10 +15,8 @@ import {
   type Io,
   isPlainObject,
   type Json,
-  NO_ISSUES,
   type output,
   type Payload,
-  report,
   Schema,
   type SchemaDef,
 } from "./schema.ts";
@@ -51,9 +49,6 @@ type UnknownKeys = "strict" | "strip" | AnySchema;
 /** An object with known keys. */
 export class ObjectSchema<S extends Shape, Extra = unknown>
   extends Schema<ObjectOutput<S> & Extra, ObjectInput<S> & Extra> {
-  /** The shape's keys, computed at the first parse (the shape never changes). */
-  private fields?: Field[];
-
   constructor(
     readonly shape: S,
     readonly unknownKeys: UnknownKeys,
@@ -89,18 +84,17 @@ export class ObjectSchema<S extends Shape, Extra = unknown>
   protected parseType(payload: Payload): Payload {
     const input = payload.value;
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      report(payload, { expected: "object", code: "invalid_type", input, inst: this });
+      payload.issues.push({ expected: "object", code: "invalid_type", input, inst: this });
       return payload;
     }
     const record = input as Record<string, unknown>;
     const value: Record<string, unknown> = {};
     payload.value = value;
-    this.fields ??= fieldsOf(this.shape);
-    for (const field of this.fields) {
-      const result = field.schema.run({ value: record[field.key], issues: NO_ISSUES });
-      // The common case, as zod's compiled object parser has it: a value and no issue.
-      if (result.issues.length === 0 && result.value !== undefined) value[field.key] = result.value;
-      else settleProperty(result, payload, value, field.key, record, field.schema);
+    for (const key of Object.keys(this.shape)) {
+      if (key === "__proto__") continue;
+      const field = this.shape[key];
+      const result = field.run({ value: record[key], issues: [] });
+      settleProperty(result, payload, value, key, record, field);
     }
     const extra = this.unknownKeys;
     if (extra === "strip") return payload;
@@ -112,17 +106,10 @@ export class ObjectSchema<S extends Shape, Extra = unknown>
         continue;
       }
       if (key === "__proto__") continue;
-      settleProperty(
-        extra.run({ value: record[key], issues: NO_ISSUES }),
-        payload,
-        value,
-        key,
-        record,
-        extra,
-      );
+      settleProperty(extra.run({ value: record[key], issues: [] }), payload, value, key, record, extra);
     }
     if (unrecognized.length) {
-      report(payload, {
+      payload.issues.push({
         code: "unrecognized_keys",
         keys: unrecognized,
         input,
@@ -149,16 +136,6 @@ export class ObjectSchema<S extends Shape, Extra = unknown>
   }
 }
 
-/** A key of an object schema and its schema, in the shape's order. */
-interface Field {
-  readonly key: string;
-  readonly schema: AnySchema;
-}
-
-function fieldsOf(shape: Shape): Field[] {
-  return Object.keys(shape).filter((key) => key !== "__proto__").map((key) => ({ key, schema: shape[key] }));
-}
-
 /** zod's `handlePropertyResult`: what a key's parse adds to the object and its issues. */
 function settleProperty(
   result: Payload,
@@ -174,11 +151,11 @@ function settleProperty(
   if (!present && optionalOut && optIn === "optional") return;
   if (result.issues.length) {
     if (optIn !== undefined && optionalOut && !present) return;
-    report(final, ...prefixIssues(key, result.issues));
+    final.issues.push(...prefixIssues(key, result.issues));
   }
   if (!present && optIn === undefined) {
     if (!result.issues.length) {
-      report(final, { code: "invalid_type", expected: "nonoptional", input: undefined, path: [key] });
+      final.issues.push({ code: "invalid_type", expected: "nonoptional", input: undefined, path: [key] });
     }
     return;
   }
@@ -206,15 +183,15 @@ export class ArraySchema<T extends AnySchema> extends Schema<output<T>[], input<
   protected parseType(payload: Payload): Payload {
     const input = payload.value;
     if (!Array.isArray(input)) {
-      report(payload, { expected: "array", code: "invalid_type", input, inst: this });
+      payload.issues.push({ expected: "array", code: "invalid_type", input, inst: this });
       return payload;
     }
     if (this.tooLong(payload, input.length)) return payload;
     const value = new Array(input.length);
     payload.value = value;
     for (let i = 0; i < input.length; i++) {
-      const result = this.element.run({ value: input[i], issues: NO_ISSUES });
-      if (result.issues.length) report(payload, ...prefixIssues(i, result.issues));
+      const result = this.element.run({ value: input[i], issues: [] });
+      if (result.issues.length) payload.issues.push(...prefixIssues(i, result.issues));
       value[i] = result.value;
     }
     return payload;
@@ -264,7 +241,7 @@ export class TupleSchema<T extends readonly AnySchema[]> extends Schema<TupleOut
   protected parseType(payload: Payload): Payload {
     const input = payload.value;
     if (!Array.isArray(input)) {
-      report(payload, { input, inst: this, expected: "tuple", code: "invalid_type" });
+      payload.issues.push({ input, inst: this, expected: "tuple", code: "invalid_type" });
       return payload;
     }
     const items = this.items;
@@ -273,7 +250,7 @@ export class TupleSchema<T extends readonly AnySchema[]> extends Schema<TupleOut
     const optInStart = omittableFrom(items, (item) => item.optIn !== undefined);
     const optOutStart = omittableFrom(items, (item) => item.optOut === "optional");
     if (input.length < optInStart) {
-      report(payload, {
+      payload.issues.push({
         code: "too_small",
         minimum: optInStart,
         inclusive: true,
@@ -284,7 +261,7 @@ export class TupleSchema<T extends readonly AnySchema[]> extends Schema<TupleOut
       return payload;
     }
     if (input.length > items.length) {
-      report(payload, {
+      payload.issues.push({
         code: "too_big",
         maximum: items.length,
         inclusive: true,
@@ -293,7 +270,7 @@ export class TupleSchema<T extends readonly AnySchema[]> extends Schema<TupleOut
         origin: "array",
       });
     }
-    const results = items.map((item, i) => item.run({ value: input[i], issues: NO_ISSUES }));
+    const results = items.map((item, i) => item.run({ value: input[i], issues: [] }));
     for (let i = 0; i < items.length; i++) {
       const present = i < input.length;
       if (!present && i >= optOutStart && items[i].optIn === "optional") {
@@ -305,7 +282,7 @@ export class TupleSchema<T extends readonly AnySchema[]> extends Schema<TupleOut
           value.length = i;
           break;
         }
-        report(payload, ...prefixIssues(i, results[i].issues));
+        payload.issues.push(...prefixIssues(i, results[i].issues));
       }
       value[i] = results[i].value;
     }
@@ -345,16 +322,16 @@ export class RecordSchema<K extends Schema<string>, V extends AnySchema>
   protected parseType(payload: Payload): Payload {
     const input = payload.value;
     if (!isPlainObject(input)) {
-      report(payload, { expected: "record", code: "invalid_type", input, inst: this });
+      payload.issues.push({ expected: "record", code: "invalid_type", input, inst: this });
       return payload;
     }
     const value: Record<string, unknown> = {};
     payload.value = value;
     for (const key of Object.keys(input)) {
       if (key === "__proto__") continue;
-      const keyResult = this.keys.run({ value: key, issues: NO_ISSUES });
+      const keyResult = this.keys.run({ value: key, issues: [] });
       if (keyResult.issues.length) {
-        report(payload, {
+        payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: keyResult.issues.map(finalizeIssue),
@@ -364,8 +341,8 @@ export class RecordSchema<K extends Schema<string>, V extends AnySchema>
         });
         continue;
       }
-      const result = this.values.run({ value: input[key], issues: NO_ISSUES });
-      if (result.issues.length) report(payload, ...prefixIssues(key, result.issues));
+      const result = this.values.run({ value: input[key], issues: [] });
+      if (result.issues.length) payload.issues.push(...prefixIssues(key, result.issues));
       value[keyResult.value as string] = result.value;
     }
     return payload;
@@ -395,7 +372,7 @@ export class UnionSchema<T extends readonly AnySchema[]> extends Schema<output<T
     if (this.options.length === 1) return this.options[0].run(payload);
     const results: Payload[] = [];
     for (const option of this.options) {
-      const result = option.run({ value: payload.value, issues: NO_ISSUES });
+      const result = option.run({ value: payload.value, issues: [] });
       if (result.issues.length === 0) return result;
       results.push(result);
     }
@@ -404,7 +381,7 @@ export class UnionSchema<T extends readonly AnySchema[]> extends Schema<output<T
       payload.value = live[0].value;
       return live[0];
     }
-    report(payload, {
+    payload.issues.push({
       code: "invalid_union",
       input: payload.value,
       inst: this,

@@ -202,6 +202,12 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   const perception = lazyFacility<LinuxPerception>(async () =>
     new (await import("./perception/mod.ts")).LinuxPerception()
   );
+  if (!options.oneShot) {
+    // A server loads now the code its first screenshot and window calls use (a one-shot call loads
+    // it at first use); a module that fails to load fails again, with its error, at that use.
+    windows.load().catch(() => {});
+    import("./x11/capture.ts").catch(() => {});
+  }
 
   return {
     os: "linux",

@@ -8,6 +8,23 @@ const noDisplay = (Deno.env.get("DISPLAY") ?? "") === "";
 const NO_WINDOW = 0x3fe00001n;
 
 Deno.test({
+  name: "XConnection reads the default screen, root and size as Xlib's own functions report them",
+  ignore: noDisplay,
+  fn() {
+    using conn = XConnection.open();
+    const display = conn.unsafeDisplay();
+    const screen = x11.symbols.XDefaultScreen(display);
+    assert.equal(conn.screen, screen);
+    assert.equal(conn.root, x11.symbols.XRootWindow(display, screen));
+    assert.deepEqual(conn.screenSize(), {
+      width: x11.symbols.XDisplayWidth(display, screen),
+      height: x11.symbols.XDisplayHeight(display, screen),
+    });
+    assert.ok(conn.screenSize().width > 0);
+  },
+});
+
+Deno.test({
   name: "XConnection.trapReply returns a reply request's own error without an extra round trip",
   ignore: noDisplay,
   fn() {
