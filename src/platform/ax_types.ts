@@ -291,6 +291,13 @@ export interface AxWatch {
    * (at once when one is pending), or false after `timeoutMs`.
    */
   next(timeoutMs: number): Promise<boolean>;
+  /**
+   * What the application's own state-change events said of the watched element since the
+   * watch began: the last value of each state it reported, by state name ("checked",
+   * "pressed"; the names of {@linkcode ElementState.names}). Absent when the back end cannot
+   * tell which element an event is about.
+   */
+  readonly reportedStates?: ReadonlyMap<string, boolean>;
   /** Stops the watch; a pending `next` resolves. Idempotent. */
   close(): void;
 }

@@ -51,6 +51,10 @@ Deno.test({
             assert.equal(await watch.next(EVENT_TIMEOUT_MS), true, "an event came before the fail-safe");
             if ((await ax.state(box.ref)).checked !== before) break;
           }
+          // The app's own StateChanged for this box says what it now is (a read-back can end on it).
+          while (watch.reportedStates?.get("checked") !== !before) {
+            assert.equal(await watch.next(EVENT_TIMEOUT_MS), true, "the box's StateChanged came");
+          }
         } finally {
           watch.close();
         }

@@ -13,7 +13,7 @@ import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
 import { contains, elementCenter } from "./pointing.ts";
-import { elementAt, toggleState, waitForChange, watchElement } from "./readback.ts";
+import { elementAt, reportedToggle, toggleState, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 import { refuseBackgroundFor } from "./toolkit_routes.ts";
 import { judged, Witness, witnessedForeground, witnessScope } from "./witness.ts";
@@ -142,6 +142,7 @@ export async function performClick(
         undefined,
         quick ? 0 : undefined,
         watch,
+        () => reportedToggle(watch),
       );
       if (changed) return { ...outcome, effect: "confirmed", evidence: ["value_readback"] };
     }

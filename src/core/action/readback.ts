@@ -48,7 +48,10 @@ export async function withWatch<T>(
  * Reads until `read` differs from `before` (or satisfies `done`), up to ~600 ms. With a
  * `watch` (see {@linkcode watchElement}) it re-reads when the application reports an event,
  * and every 15 ms in case none comes; without one it re-reads after 1, 2, 4 and 8 ms, then
- * every 15 ms.
+ * every 15 ms. `reported` gives the value the application's own events stated (see
+ * {@linkcode AxWatch.reportedStates}), or undefined: when it satisfies `done`, the wait ends
+ * without asking the application again (busy redrawing right after the change, it answers
+ * a read a few milliseconds late).
  */
 export async function waitForChange<T>(
   read: () => Promise<T>,
@@ -56,10 +59,13 @@ export async function waitForChange<T>(
   done: (value: T) => boolean = (value) => value !== before,
   timeoutMs = READBACK_MS,
   watch: AxWatch | null = null,
+  reported: () => T | undefined = () => undefined,
 ): Promise<{ changed: boolean; after: T }> {
   const deadline = Date.now() + timeoutMs;
   let after = before;
   for (let round = 0;; round++) {
+    const stated = reported();
+    if (stated !== undefined && done(stated)) return { changed: true, after: stated };
     const readAt = performance.now();
     try {
       after = await read();
@@ -81,6 +87,16 @@ export async function waitForChange<T>(
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The checked state the app's events reported for a watched toggle, when they settle it: a
+ * "checked" event turning on makes it checked. Anything else leaves it to a read: "checked"
+ * turning off (a toggle is also checked while "pressed"), and "pressed" itself (Qt reports a
+ * push button pressed while it is held down, which a click passes through).
+ */
+export function reportedToggle(watch: AxWatch | null): boolean | undefined {
+  return watch?.reportedStates?.get("checked") === true ? true : undefined;
 }
 
 /** The checked state of an element when it is a toggle (by state or role), else null. */

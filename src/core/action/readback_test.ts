@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { AxWatch } from "../../platform/types.ts";
-import { waitForChange } from "./readback.ts";
+import { reportedToggle, waitForChange } from "./readback.ts";
 
 /** A watch whose events the test fires by hand; `next` records how long it was asked to wait. */
 function manualWatch(): AxWatch & { fire(): void; waits: number[] } {
@@ -80,4 +80,45 @@ Deno.test("waitForChange keeps reading through a read that fails", async () => {
     return reads === 1 ? Promise.reject(new Error("rebuilding")) : Promise.resolve("new");
   };
   assert.deepEqual(await waitForChange(read, "old", undefined, 60_000), { changed: true, after: "new" });
+});
+
+Deno.test("waitForChange ends on the state the app's event reported, without reading again", async () => {
+  const watch = manualWatch();
+  const states = new Map<string, boolean>();
+  let reads = 0;
+  const read = () => {
+    reads++;
+    if (reads === 1) {
+      // The app turns the box on and says so; asked again, it would answer late (and still false here).
+      setTimeout(() => {
+        states.set("checked", true);
+        watch.fire();
+      }, 0);
+    }
+    return Promise.resolve(false);
+  };
+  const result = await waitForChange(
+    read,
+    false,
+    undefined,
+    500,
+    watch,
+    () => reportedToggle({ ...watch, reportedStates: states }),
+  );
+  assert.deepEqual(result, { changed: true, after: true });
+  assert.equal(reads, 1, "no read after the event");
+});
+
+Deno.test("reportedToggle trusts only a checked state turning on", () => {
+  const watchWith = (entries: [string, boolean][]) => ({
+    next: () => Promise.resolve(false),
+    close() {},
+    reportedStates: new Map(entries),
+  });
+  assert.equal(reportedToggle(watchWith([["checked", true]])), true);
+  assert.equal(reportedToggle(watchWith([["checked", false]])), undefined, "pressed may still be on");
+  assert.equal(reportedToggle(watchWith([["pressed", true]])), undefined, "Qt: pressed while held down");
+  assert.equal(reportedToggle(watchWith([])), undefined);
+  assert.equal(reportedToggle(null), undefined);
+  assert.equal(reportedToggle({ next: () => Promise.resolve(false), close() {} }), undefined);
 });

@@ -267,7 +267,7 @@ export class AtspiAccessibility implements AccessibilityBackend {
   async watch(ref: unknown): Promise<AxWatch> {
     const r = ops.asRef(ref);
     const { bus } = await this.#connection();
-    return await bus.events.watch(r.bus);
+    return await bus.events.watch(r.bus, r.path);
   }
 
   /**

@@ -43,7 +43,7 @@ export class AppEvents {
    * Starts watching application `app` (a unique bus name). Resolves once the bus routes its
    * events here, so an event of an action started afterwards is not missed.
    */
-  async watch(app: string): Promise<AxWatch> {
+  async watch(app: string, path?: string): Promise<AxWatch> {
     if (!Deno.env.get("CUA_NO_TEXT_EVENTS")) this.#textRegistered ??= this.#registerText();
     const linger = this.#lingering.get(app);
     if (linger !== undefined) {
@@ -52,7 +52,13 @@ export class AppEvents {
     }
     let pending = 0;
     let wake: (() => void) | null = null;
-    const listener = () => {
+    const reportedStates = new Map<string, boolean>();
+    const listener = (message: Message) => {
+      // StateChanged (kind, detail1, ...): detail1 is the state's new value.
+      if (path !== undefined && message.path === path && message.member === "StateChanged") {
+        const [kind, value] = message.body as [unknown, unknown];
+        if (typeof kind === "string" && (value === 0 || value === 1)) reportedStates.set(kind, value === 1);
+      }
       pending++;
       wake?.();
     };
@@ -72,6 +78,7 @@ export class AppEvents {
     }
     let closed = false;
     return {
+      ...(path !== undefined ? { reportedStates } : {}),
       next: (timeoutMs: number) => {
         if (pending > 0 || closed) {
           const had = pending > 0;
