@@ -214,19 +214,25 @@ export class Witness {
     if (!this.readable || this.#scope === null) return { readable: false, changes: [] };
     const scope = this.#scope;
     const deadline = this.#sentAt + timeoutMs;
-    let pending: Promise<string[]> | null = null;
+    let pending: Promise<void> | null = null;
     let accessible: string[] = [];
     let finalLook = false;
+    let accessibleChanged = () => {};
+    const saidWhatChanged = new Promise<void>((resolve) => accessibleChanged = resolve);
     const readAccessible = () =>
-      sample(this.#ctx, scope.pid, this.#refs).then((after) =>
-        accessible = after && this.#before ? describeChanges(this.#before, after) : []
-      );
+      sample(this.#ctx, scope.pid, this.#refs).then((after) => {
+        accessible = after && this.#before ? describeChanges(this.#before, after) : [];
+        if (accessible.length) accessibleChanged();
+      });
     while (true) {
       const sampleNow = !this.#slowSample || finalLook;
       if (this.#before && pending === null && sampleNow) {
         pending = readAccessible().finally(() => pending = null);
       }
-      const pixels = await this.#pixelChange();
+      const pixels = await this.#pixelChange(saidWhatChanged);
+      // The app's accessible state says what changed: no need to finish telling the pixels'
+      // reaction from an animation (two more looks, 300 ms).
+      if (accessible.length) return { readable: true, changes: accessible };
       if (pixels !== null) {
         // The pixels moved: give the accessible reading a moment to say what changed.
         await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, 150))]);
@@ -258,9 +264,10 @@ export class Witness {
    * Tiles that then keep changing on their own, in each of two consecutive intervals (a
    * spinner, a pulsing progress bar), are an animation: they are masked and only what
    * else changed counts. A reaction in stages (a key drawn pressed, then the display
-   * updated) settles within the intervals and counts.
+   * updated) settles within the intervals and counts. Those looks stop (null) once
+   * `answered` resolves: something else said what changed.
    */
-  async #pixelChange(): Promise<string | null> {
+  async #pixelChange(answered: Promise<void>): Promise<string | null> {
     if (!this.#frame || !this.#scope) return null;
     let now = await capture(this.#ctx, this.#scope.windowId);
     if (!now) return await this.#windowGone();
@@ -269,7 +276,13 @@ export class Witness {
     if (this.#mask && now.width === this.#frame.width && now.height === this.#frame.height) {
       const frames = [now];
       for (let i = 0; i < 2; i++) {
-        await new Promise((resolve) => setTimeout(resolve, STILL_MS));
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const stopped = await Promise.race([
+          new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), STILL_MS)),
+          answered.then(() => true),
+        ]);
+        clearTimeout(timer);
+        if (stopped) return null;
         const next = await capture(this.#ctx, this.#scope.windowId);
         if (next) frames.push(next);
       }
