@@ -38,54 +38,47 @@ Deno.test("describeChanges names a moved focus, a moved caret, a new value and c
 });
 
 /**
- * A context whose window shows `before` pixels until the input is sent and `after` pixels from
- * then on, and whose app reports `sampleAfter` once the input went out; counts captures.
+ * Settles a witness of a scripted window and app: the window shows other pixels once the input
+ * is sent, and the app's accessible state changes with it when `changesAccessibly`. Returns the
+ * finding and how many captures the settle took.
  */
-function scriptedContext(changesAccessibly: boolean) {
+async function settleScripted(changesAccessibly: boolean) {
   const image = (value: number) => ({ width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(value) });
-  const state = { sent: false, captures: 0 };
+  let sent = false;
+  let captures = 0;
   const ctx = {
     signal: new AbortController().signal,
     backend: {
       screen: {
         captureWindow: () => {
-          state.captures++;
-          return Promise.resolve({ image: image(state.sent ? 200 : 10) });
+          captures++;
+          return Promise.resolve({ image: image(sent ? 200 : 10) });
         },
       },
       accessibility: {
-        sample: () =>
-          Promise.resolve(sample({ label: state.sent && changesAccessibly ? "1" : "0" }, null, {})),
+        sample: () => Promise.resolve(sample({ label: sent && changesAccessibly ? "1" : "0" }, null, {})),
       },
       input: { appSettled: () => Promise.resolve() },
       windows: { get: () => Promise.resolve({}) },
     },
   } as unknown as ToolContext;
-  return { ctx, state };
+  const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
+  sent = true;
+  witness.sent();
+  const before = captures;
+  const finding = await witness.settle();
+  return { finding, captures: captures - before };
 }
 
 Deno.test("Witness.settle answers with what the app's accessible state says changed, without the animation looks", async () => {
-  const { ctx, state } = scriptedContext(true);
-  const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
-  state.sent = true;
-  witness.sent();
-  const capturesBefore = state.captures;
-  const finding = await witness.settle();
+  const { finding, captures } = await settleScripted(true);
   assert.deepEqual(finding, { readable: true, changes: ['push button "label" changed'] });
-  assert.ok(
-    state.captures - capturesBefore < 3,
-    `${state.captures - capturesBefore} captures after the input`,
-  );
+  assert.ok(captures < 3, `${captures} captures after the input`);
 });
 
 Deno.test("Witness.settle still tells a pixel reaction from an animation when the accessible state is silent", async () => {
-  const { ctx, state } = scriptedContext(false);
-  const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
-  state.sent = true;
-  witness.sent();
-  const capturesBefore = state.captures;
-  const finding = await witness.settle();
+  const { finding, captures } = await settleScripted(false);
   assert.equal(finding.readable, true);
   assert.match(finding.changes[0], /pixels changed/);
-  assert.equal(state.captures - capturesBefore, 3, "the first look and the two animation looks");
+  assert.equal(captures, 3, "the first look and the two animation looks");
 });
