@@ -106,8 +106,8 @@ export async function performClick(
   const before = subject !== null ? await toggleState(ctx, subject, subjectRole) : null;
   const scope = { pid: target.pid, windowId: target.windowId };
   const refs = subject !== null ? [subject] : [];
-  // Watched from before the click, so the read-back wakes on the app's own state event.
-  const watch = subject !== null && before !== null ? await watchElement(ctx, subject) : null;
+  // Watched from before the click, so the read-back (and the witness) wake on the app's own events.
+  const watch = subject !== null ? await watchElement(ctx, subject) : null;
   try {
     let outcome: Omit<Outcome, "effect" | "evidence">;
     let witness: Witness;
@@ -128,7 +128,7 @@ export async function performClick(
           `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
       };
     } else {
-      witness = await Witness.observe(ctx, scope, refs);
+      witness = await Witness.observe(ctx, scope, refs, { watch });
       outcome = await backgroundClick(ctx, target, point, gesture, label);
       witness.sent();
     }

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { AppStateSample, Point, WindowInfo } from "../../platform/types.ts";
+import type { AppStateSample, AxWatch, Point, WindowInfo } from "../../platform/types.ts";
 import {
   changedBox,
   emptyMask,
@@ -40,6 +40,8 @@ export interface Finding {
 /** How long after the input a witness waits for a change before calling it a no-op. */
 export const SETTLE_MS = 700;
 const POLL_MS = 30;
+/** Least time between two looks woken by the app's events (a busy app sends many). */
+const MIN_LOOK_GAP_MS = 5;
 /** Interval of the two looks that tell an animation (changes in both) from a reaction. */
 const STILL_MS = 150;
 /** Longest wait for a window to stop animating before a foreground action (activation transitions). */
@@ -120,6 +122,8 @@ export class Witness {
   #finding: Promise<Finding> | null = null;
   /** The app takes long to sample (LibreOffice): sample again only once the pixels are settled. */
   #slowSample = false;
+  /** The app's accessibility events, when watched: the next look comes at its next event. */
+  #watch: AxWatch | null = null;
 
   private constructor(
     ctx: ToolContext,
@@ -144,12 +148,14 @@ export class Witness {
    *
    * @param scope The window to watch; null for none (nothing readable).
    * @param refs Elements whose text, caret, selection, value and states to read too.
+   * @param options.watch A watch of the app (see `watchElement`): after the input, the
+   *   witness looks again when the app reports an event rather than every 30 ms.
    */
   static async observe(
     ctx: ToolContext,
     scope: WitnessScope | null,
     refs: readonly unknown[] = [],
-    options: { steady?: boolean } = {},
+    options: { steady?: boolean; watch?: AxWatch | null } = {},
   ): Promise<Witness> {
     if (scope === null) return new Witness(ctx, null, refs, null, null, null);
     let first = await capture(ctx, scope.windowId);
@@ -175,6 +181,7 @@ export class Witness {
     }
     const witness = new Witness(ctx, scope, refs, before, second ?? first, mask);
     witness.#slowSample = sampleMs > SLOW_SAMPLE_MS;
+    witness.#watch = options.watch ?? null;
     return witness;
   }
 
@@ -225,6 +232,7 @@ export class Witness {
         if (accessible.length) accessibleChanged();
       });
     while (true) {
+      const lookedAt = performance.now();
       const sampleNow = !this.#slowSample || finalLook;
       if (this.#before && pending === null && sampleNow) {
         pending = readAccessible().finally(() => pending = null);
@@ -248,8 +256,19 @@ export class Witness {
         await this.#ctx.backend.input.appSettled(scope.windowId).catch(() => {});
         continue;
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await this.#nextLook(lookedAt);
     }
+  }
+
+  /** Until the app's next event (at least {@linkcode MIN_LOOK_GAP_MS} after the last look), or {@linkcode POLL_MS}. */
+  async #nextLook(lookedAt: number): Promise<void> {
+    if (this.#watch) {
+      await this.#watch.next(POLL_MS);
+      const gap = MIN_LOOK_GAP_MS - (performance.now() - lookedAt);
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 
   /** "the window closed" when the window that was captured before is no longer there (the action closed it). */

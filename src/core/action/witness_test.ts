@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { AppStateSample } from "../../platform/types.ts";
+import type { AppStateSample, AxWatch } from "../../platform/types.ts";
 import type { ToolContext } from "../tool.ts";
 import { describeChanges, Witness } from "./witness.ts";
 
@@ -81,4 +81,35 @@ Deno.test("Witness.settle still tells a pixel reaction from an animation when th
   assert.equal(finding.readable, true);
   assert.match(finding.changes[0], /pixels changed/);
   assert.equal(captures, 3, "the first look and the two animation looks");
+});
+
+Deno.test("Witness.settle looks again when the watched app reports an event", async () => {
+  // The app reacts only once its event is delivered: a witness that polls instead never sees it.
+  let reacted = false;
+  let captures = 0;
+  const watch: AxWatch = {
+    next() {
+      reacted = true;
+      return Promise.resolve(true);
+    },
+    close() {},
+  };
+  const ctx = {
+    signal: new AbortController().signal,
+    backend: {
+      screen: {
+        captureWindow: () => {
+          captures++;
+          return Promise.resolve({ image: { width: 8, height: 8, data: new Uint8Array(256) } });
+        },
+      },
+      accessibility: { sample: () => Promise.resolve(sample({ label: reacted ? "1" : "0" })) },
+      input: { appSettled: () => Promise.resolve() },
+      windows: { get: () => Promise.resolve({}) },
+    },
+  } as unknown as ToolContext;
+  const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 }, [], { watch });
+  witness.sent();
+  assert.deepEqual(await witness.settle(), { readable: true, changes: ['push button "label" changed'] });
+  assert.ok(captures >= 3, "observed twice, then looked again");
 });
