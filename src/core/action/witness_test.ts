@@ -38,13 +38,10 @@ Deno.test("describeChanges names a moved focus, a moved caret, a new value and c
 });
 
 /**
- * Settles a witness of a scripted window and app: the window shows other pixels once the input
- * is sent, and the app's accessible state changes with it when `changesAccessibly`. Returns the
- * finding and how many captures the settle took.
+ * A context whose window's pixels are `shade()` (a gray level) and whose app's one label reads
+ * `label()`; `captures()` counts the window captures so far.
  */
-async function settleScripted(changesAccessibly: boolean) {
-  const image = (value: number) => ({ width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(value) });
-  let sent = false;
+function scriptedContext(shade: () => number, label: () => string) {
   let captures = 0;
   const ctx = {
     signal: new AbortController().signal,
@@ -52,22 +49,36 @@ async function settleScripted(changesAccessibly: boolean) {
       screen: {
         captureWindow: () => {
           captures++;
-          return Promise.resolve({ image: image(sent ? 200 : 10) });
+          return Promise.resolve({
+            image: { width: 64, height: 64, data: new Uint8Array(64 * 64 * 4).fill(shade()) },
+          });
         },
       },
-      accessibility: {
-        sample: () => Promise.resolve(sample({ label: sent && changesAccessibly ? "1" : "0" }, null, {})),
-      },
+      accessibility: { sample: () => Promise.resolve(sample({ label: label() })) },
       input: { appSettled: () => Promise.resolve() },
       windows: { get: () => Promise.resolve({}) },
     },
   } as unknown as ToolContext;
+  return { ctx, captures: () => captures };
+}
+
+/**
+ * Settles a witness of a scripted window and app: the window shows other pixels once the input
+ * is sent, and the app's accessible state changes with it when `changesAccessibly`. Returns the
+ * finding and how many captures the settle took.
+ */
+async function settleScripted(changesAccessibly: boolean) {
+  let sent = false;
+  const { ctx, captures } = scriptedContext(
+    () => sent ? 200 : 10,
+    () => sent && changesAccessibly ? "1" : "0",
+  );
   const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
   sent = true;
   witness.sent();
-  const before = captures;
+  const before = captures();
   const finding = await witness.settle();
-  return { finding, captures: captures - before };
+  return { finding, captures: captures() - before };
 }
 
 Deno.test("Witness.settle answers with what the app's accessible state says changed, without the animation looks", async () => {
@@ -86,7 +97,6 @@ Deno.test("Witness.settle still tells a pixel reaction from an animation when th
 Deno.test("Witness.settle looks again when the watched app reports an event", async () => {
   // The app reacts only once its event is delivered: a witness that polls instead never sees it.
   let reacted = false;
-  let captures = 0;
   const watch: AxWatch = {
     next() {
       reacted = true;
@@ -94,22 +104,9 @@ Deno.test("Witness.settle looks again when the watched app reports an event", as
     },
     close() {},
   };
-  const ctx = {
-    signal: new AbortController().signal,
-    backend: {
-      screen: {
-        captureWindow: () => {
-          captures++;
-          return Promise.resolve({ image: { width: 8, height: 8, data: new Uint8Array(256) } });
-        },
-      },
-      accessibility: { sample: () => Promise.resolve(sample({ label: reacted ? "1" : "0" })) },
-      input: { appSettled: () => Promise.resolve() },
-      windows: { get: () => Promise.resolve({}) },
-    },
-  } as unknown as ToolContext;
+  const { ctx, captures } = scriptedContext(() => 10, () => reacted ? "1" : "0");
   const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 }, [], { watch });
   witness.sent();
   assert.deepEqual(await witness.settle(), { readable: true, changes: ['push button "label" changed'] });
-  assert.ok(captures >= 3, "observed twice, then looked again");
+  assert.ok(captures() >= 3, "observed twice, then looked again");
 });
