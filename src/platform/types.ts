@@ -151,8 +151,16 @@ export interface ScreenBackend {
   cursorPosition(): Promise<CursorPosition>;
   /** Captures a whole display. */
   captureDisplay(displayId: string): Promise<RawImage>;
-  /** Captures a window's client area; the result matches `bounds` of the window. */
-  captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }>;
+  /**
+   * Captures a window's client area; the result matches `bounds` of the window. With `into`,
+   * a back end may put the pixels (BGRX, 4 bytes per pixel, rows unpadded) in that buffer when
+   * it is exactly their size, instead of a new one: the caller owns it and no longer needs its
+   * contents (a new buffer costs a page fault per 4 KiB, ~6 ms per 560x720 frame here).
+   */
+  captureWindow(
+    windowId: number,
+    options?: { into?: Uint8Array },
+  ): Promise<{ image: RawImage; bounds: Rect }>;
   /**
    * Where a screen recorder grabs the whole desktop (every display), at `frameRate`, with
    * or without the real pointer drawn.

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
+import { peekBgrx } from "../../src/core/image/bgrx_image.ts";
 import { createBackend } from "../../src/platform/mod.ts";
 
 const ignore = ignoreWithoutDesktop() || Deno.build.os !== "linux";
@@ -77,6 +78,42 @@ Deno.test({
         await server.close();
       }
     } finally {
+      await app.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "captureWindow puts the pixels in the caller's buffer when it fits, and in a new one otherwise",
+  ignore,
+  async fn() {
+    const app = await startFixture(desktopEnv(), { title: "Capture into" });
+    const backend = await createBackend("linux", { desktop: "system", oneShot: true });
+    try {
+      // The app may still be drawing (a caret blinks): the buffer's frame must equal a fresh capture
+      // taken just before or just after it, in one of a few tries.
+      const bytesOf = async (into?: Uint8Array) => {
+        const { image } = await backend.screen.captureWindow(app.xid, into ? { into } : undefined);
+        return peekBgrx(image)!;
+      };
+      let matched = false;
+      for (let attempt = 0; attempt < 20 && !matched; attempt++) {
+        const before = await bytesOf();
+        const into = new Uint8Array(before.length).fill(0xab);
+        const frame = await bytesOf(into);
+        assert.equal(frame, into, "the caller's buffer holds the frame");
+        const after = await bytesOf();
+        const equal = (a: Uint8Array, b: Uint8Array) =>
+          a.length === b.length && a.every((byte, k) => byte === b[k]);
+        matched = equal(frame, before) || equal(frame, after);
+      }
+      assert.ok(matched, "the frame in the caller's buffer is the window's, as a fresh capture reads it");
+      const tooSmall = new Uint8Array(16);
+      const other = (await backend.screen.captureWindow(app.xid, { into: tooSmall })).image;
+      assert.notEqual(peekBgrx(other), tooSmall);
+      assert.ok(tooSmall.every((byte) => byte === 0), "a buffer of another size is left alone");
+    } finally {
+      await backend.close();
       await app.stop();
     }
   },

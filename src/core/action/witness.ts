@@ -20,6 +20,7 @@ import {
   pixelFrame,
   type TileMask,
 } from "../image/pixel_change.ts";
+import { FramePool } from "../image/frame_pool.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Outcome } from "./outcome.ts";
 
@@ -50,10 +51,14 @@ const MAX_CHANGES = 4;
 /** A before-sample slower than this is repeated only at the end of the settle wait, not polled. */
 const SLOW_SAMPLE_MS = 400;
 
-/** Reads a window's pixels; null when it cannot be captured. */
+/** Buffers of the witnesses' frames they no longer read (see frame_pool.ts). */
+const frames = new FramePool();
+
+/** Reads a window's pixels (into a spare buffer when one fits); null when it cannot be captured. */
 async function capture(ctx: ToolContext, windowId: number): Promise<PixelFrame | null> {
+  const into = frames.take();
   try {
-    return pixelFrame((await ctx.backend.screen.captureWindow(windowId)).image);
+    return pixelFrame((await ctx.backend.screen.captureWindow(windowId, into ? { into } : undefined)).image);
   } catch {
     return null;
   }
@@ -166,6 +171,7 @@ export class Witness {
         const next = await capture(ctx, scope.windowId);
         if (!next) break;
         const settled = changedBox(first, next) === null;
+        frames.give(first);
         first = next;
         if (settled) break;
       }
@@ -178,6 +184,7 @@ export class Witness {
     if (first && second) {
       mask = emptyMask(second);
       maskChanges(mask, first, second);
+      frames.give(first);
     }
     const witness = new Witness(ctx, scope, refs, before, second ?? first, mask);
     witness.#slowSample = sampleMs > SLOW_SAMPLE_MS;
@@ -206,7 +213,8 @@ export class Witness {
    * return it.
    */
   settle(timeoutMs = SETTLE_MS): Promise<Finding> {
-    this.#finding ??= this.#settle(timeoutMs);
+    // The before-frame is not read once the finding is in.
+    this.#finding ??= this.#settle(timeoutMs).finally(() => frames.give(this.#frame));
     return this.#finding;
   }
 
@@ -288,12 +296,24 @@ export class Witness {
    */
   async #pixelChange(answered: Promise<void>): Promise<string | null> {
     if (!this.#frame || !this.#scope) return null;
-    let now = await capture(this.#ctx, this.#scope.windowId);
+    const now = await capture(this.#ctx, this.#scope.windowId);
     if (!now) return await this.#windowGone();
-    let box = changedBox(this.#frame, now, this.#mask ?? undefined);
+    const looks = [now];
+    try {
+      return await this.#reactionIn(looks, answered);
+    } finally {
+      // No look is read after this.
+      for (const look of looks) frames.give(look);
+    }
+  }
+
+  /** The change `looks[0]` shows, unless it is an animation (see {@linkcode #pixelChange}); more looks are added to `looks`. */
+  async #reactionIn(looks: PixelFrame[], answered: Promise<void>): Promise<string | null> {
+    const before = this.#frame!, scope = this.#scope!;
+    let now = looks[0];
+    let box = changedBox(before, now, this.#mask ?? undefined);
     if (box === null || isCaretBlink(box)) return null;
-    if (this.#mask && now.width === this.#frame.width && now.height === this.#frame.height) {
-      const frames = [now];
+    if (this.#mask && now.width === before.width && now.height === before.height) {
       for (let i = 0; i < 2; i++) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const stopped = await Promise.race([
@@ -302,18 +322,18 @@ export class Witness {
         ]);
         clearTimeout(timer);
         if (stopped) return null;
-        const next = await capture(this.#ctx, this.#scope.windowId);
-        if (next) frames.push(next);
+        const next = await capture(this.#ctx, scope.windowId);
+        if (next) looks.push(next);
       }
-      if (frames.length === 3 && frames.every((f) => f.width === now!.width && f.height === now!.height)) {
+      if (looks.length === 3 && looks.every((f) => f.width === now.width && f.height === now.height)) {
         const first = emptyMask(now), second = emptyMask(now);
-        maskChanges(first, frames[0], frames[1]);
-        maskChanges(second, frames[1], frames[2]);
+        maskChanges(first, looks[0], looks[1]);
+        maskChanges(second, looks[1], looks[2]);
         first.tiles.forEach((tile, i) => {
           if (tile && second.tiles[i]) this.#mask!.tiles[i] = 1;
         });
-        now = frames[2];
-        box = changedBox(this.#frame, now, this.#mask);
+        now = looks[2];
+        box = changedBox(before, now, this.#mask);
         if (box === null || isCaretBlink(box)) return null;
       }
     }

@@ -72,6 +72,7 @@ function toImage(
   image: Deno.PointerObject,
   width: number,
   height: number,
+  into?: Uint8Array,
 ): RawImage {
   const header = new Deno.UnsafePointerView(image);
   const bitsPerPixel = header.getInt32(XImageLayout.bits_per_pixel);
@@ -90,7 +91,7 @@ function toImage(
     );
   }
   const rowBytes = width * 4;
-  const bgrx = new Uint8Array(rowBytes * height);
+  const bgrx = into?.length === rowBytes * height ? into : new Uint8Array(rowBytes * height);
   if (bytesPerLine === rowBytes) {
     Deno.UnsafePointerView.copyInto(source, bgrx);
   } else {
@@ -121,13 +122,19 @@ export class X11Capture {
    *
    * @throws {DriverError} `capture_failed` when the server refuses (unmapped window, bad rect).
    */
-  async capture(drawable: bigint, rect: Rect, visual: Deno.PointerValue, depth: number): Promise<RawImage> {
+  async capture(
+    drawable: bigint,
+    rect: Rect,
+    visual: Deno.PointerValue,
+    depth: number,
+    into?: Uint8Array,
+  ): Promise<RawImage> {
     if (rect.width <= 0 || rect.height <= 0) {
       throw new DriverError("capture_failed", `Nothing to capture: ${rect.width}x${rect.height}`);
     }
     if (!this.#shmBroken && xext.available()) {
       try {
-        return this.#captureShm(drawable, rect, visual, depth);
+        return this.#captureShm(drawable, rect, visual, depth, into);
       } catch (error) {
         if (!(error instanceof DriverError) || error.data.shm !== "unavailable") throw error;
         this.#shmBroken = true;
@@ -136,7 +143,13 @@ export class X11Capture {
     return await this.#captureSlow(drawable, rect);
   }
 
-  #captureShm(drawable: bigint, rect: Rect, visual: Deno.PointerValue, depth: number): RawImage {
+  #captureShm(
+    drawable: bigint,
+    rect: Rect,
+    visual: Deno.PointerValue,
+    depth: number,
+    into?: Uint8Array,
+  ): RawImage {
     const connection = this.connection;
     const display = connection.unsafeDisplay();
     const size = rect.width * rect.height * 4;
@@ -183,7 +196,7 @@ export class X11Capture {
           },
         );
       }
-      return toImage(segment.address, image, rect.width, rect.height);
+      return toImage(segment.address, image, rect.width, rect.height, into);
     } finally {
       // UNSAFE: XDestroyImage frees data and obdata; both belong to the segment, so clear them first.
       const header = new DataView(Deno.UnsafePointerView.getArrayBuffer(image, 88));

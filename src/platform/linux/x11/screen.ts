@@ -172,7 +172,10 @@ export class X11Screen implements ScreenBackend {
    * a compositing manager even when covered); if the server refuses (partly
    * off-screen), captures the visible part of the screen instead and pads it.
    */
-  async captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {
+  async captureWindow(
+    windowId: number,
+    options: { into?: Uint8Array } = {},
+  ): Promise<{ image: RawImage; bounds: Rect }> {
     const conn = this.connection();
     const window = BigInt(windowId);
     const attributes = conn.windowAttributes(window);
@@ -198,6 +201,7 @@ export class X11Screen implements ScreenBackend {
           { x: 0, y: 0, width: bounds.width, height: bounds.height },
           attributes.visual,
           attributes.depth,
+          options.into,
         );
       // A window's own pixmap never holds the overlay; without one the read comes from the screen.
       const image = await this.overlays.windowsNeedIt() ? await this.overlays.around(read) : await read();
