@@ -76,13 +76,28 @@ export async function waitForChange<T>(
     const left = deadline - Date.now();
     if (left <= 0) return { changed: false, after };
     if (watch) {
-      const woke = await watch.next(Math.min(POLL_MS, left));
-      const gap = MIN_READ_GAP_MS - (performance.now() - readAt);
-      if (woke && gap > 0) await sleep(gap);
+      await nextEvent(watch, Math.min(POLL_MS, left), readAt, MIN_READ_GAP_MS);
     } else {
       await sleep(Math.min(POLL_SCHEDULE_MS[round] ?? POLL_MS, left));
     }
   }
+}
+
+/**
+ * Waits for the watched app's next event, or `timeoutMs`. An event that comes sooner than
+ * `minGapMs` after `since` (the last look at the app) is answered at that gap, so a busy app's
+ * burst of events does not turn into back-to-back reads. True when an event came.
+ */
+export async function nextEvent(
+  watch: AxWatch,
+  timeoutMs: number,
+  since: number,
+  minGapMs: number,
+): Promise<boolean> {
+  const woke = await watch.next(timeoutMs);
+  const gap = minGapMs - (performance.now() - since);
+  if (woke && gap > 0) await sleep(gap);
+  return woke;
 }
 
 function sleep(ms: number): Promise<void> {

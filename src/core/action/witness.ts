@@ -23,6 +23,7 @@ import {
 import { FramePool } from "../image/frame_pool.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Outcome } from "./outcome.ts";
+import { nextEvent } from "./readback.ts";
 
 /** The window (and its process, when known) an action may change. */
 export interface WitnessScope {
@@ -271,9 +272,7 @@ export class Witness {
   /** Until the app's next event (at least {@linkcode MIN_LOOK_GAP_MS} after the last look), or {@linkcode POLL_MS}. */
   async #nextLook(lookedAt: number): Promise<void> {
     if (this.#watch) {
-      await this.#watch.next(POLL_MS);
-      const gap = MIN_LOOK_GAP_MS - (performance.now() - lookedAt);
-      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      await nextEvent(this.#watch, POLL_MS, lookedAt, MIN_LOOK_GAP_MS);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

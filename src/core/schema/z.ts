@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { ErrorMap } from "./issues.ts";
 import { type AnySchema, errorMap, type ErrorParams, type Json, Schema } from "./schema.ts";
 import {
   BooleanSchema,
@@ -45,22 +44,19 @@ export {
   UnknownSchema,
 };
 
-/** Options of a schema builder: its message for a wrong type. */
-type Params = ErrorParams | { error?: string | ErrorMap };
-
-export function string(params?: Params): StringSchema {
+export function string(params?: ErrorParams): StringSchema {
   return new StringSchema({ error: errorMap(params) });
 }
 
-export function number(params?: Params): NumberSchema {
+export function number(params?: ErrorParams): NumberSchema {
   return new NumberSchema({ error: errorMap(params) });
 }
 
-export function boolean(params?: Params): BooleanSchema {
+export function boolean(params?: ErrorParams): BooleanSchema {
   return new BooleanSchema({ error: errorMap(params) });
 }
 
-function null_(params?: Params): NullSchema {
+function null_(params?: ErrorParams): NullSchema {
   return new NullSchema({ error: errorMap(params) });
 }
 
@@ -68,27 +64,27 @@ export function unknown(): UnknownSchema {
   return new UnknownSchema();
 }
 
-export function literal<const T extends Primitive>(value: T, params?: Params): LiteralSchema<T> {
+export function literal<const T extends Primitive>(value: T, params?: ErrorParams): LiteralSchema<T> {
   return new LiteralSchema(value, params);
 }
 
-function enum_<const T extends readonly string[]>(values: T, params?: Params): EnumSchema<T> {
+function enum_<const T extends readonly string[]>(values: T, params?: ErrorParams): EnumSchema<T> {
   return new EnumSchema(values, params);
 }
 
 export { enum_ as enum, null_ as null };
 
 /** An object that drops keys it does not know. */
-export function object<S extends Shape>(shape: S, params?: Params): ObjectSchema<S> {
+export function object<S extends Shape>(shape: S, params?: ErrorParams): ObjectSchema<S> {
   return new ObjectSchema(shape, "strip", params);
 }
 
 /** An object that refuses keys it does not know (`unrecognized_keys`). */
-export function strictObject<S extends Shape>(shape: S, params?: Params): ObjectSchema<S> {
+export function strictObject<S extends Shape>(shape: S, params?: ErrorParams): ObjectSchema<S> {
   return new ObjectSchema(shape, "strict", params);
 }
 
-export function array<T extends AnySchema>(element: T, params?: Params): ArraySchema<T> {
+export function array<T extends AnySchema>(element: T, params?: ErrorParams): ArraySchema<T> {
   return new ArraySchema(element, { error: errorMap(params) });
 }
 
