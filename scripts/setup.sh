@@ -38,6 +38,8 @@ want python3-gi gir1.2-gtk-3.0 gtk-3-examples
 want mousepad
 # Test and benchmark helpers (pngcheck reads the parallel-band PNGs in the image tests).
 want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
+# xrandr: extra monitors on a test X server, and the independent reader of its monitor list.
+want x11-xserver-utils
 # Perception (parse_visual_regions).
 want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then

@@ -34,6 +34,7 @@ import type { X11Clipboard } from "./x11/clipboard.ts";
 import type * as Composite from "./x11/composite.ts";
 import { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
+import { XWire } from "./x11/wire.ts";
 import type { X11Windows } from "./x11/windows.ts";
 
 /** How to pick the desktop: the session's own, a private one, or decide by DISPLAY. */
@@ -137,10 +138,10 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 }
 
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
-  const { desktop, found, openedAsIs } = await chooseDesktop(options);
+  const { desktop, found, asIs, openedAsIs, wire } = await chooseDesktop(options);
   const env: Record<string, string> = desktop ? { ...desktop.env } : found ? discoveredEnv(found) : {};
   // A one-shot call on a DISPLAY without a bus address: the buses are looked for on first need.
-  const findBuses = openedAsIs ? busFinder(options, env) : () => Promise.resolve();
+  const findBuses = asIs ? busFinder(options, env) : () => Promise.resolve();
   const displayName = desktop?.display ?? env.DISPLAY ?? Deno.env.get("DISPLAY")!;
   // Everything this process starts or connects to uses the chosen desktop.
   for (const [key, value] of Object.entries(env)) Deno.env.set(key, value);
@@ -148,18 +149,21 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   // Servers turn covered-window capture on at every connect; a one-shot call at its first window capture.
   const composite = options.oneShot ? null : await import("./x11/composite.ts");
   const display = new DisplayHolder(displayName, composite, openedAsIs);
-  try {
-    display.get();
-  } catch (error) {
-    await desktop?.stop();
-    throw error;
+  // A one-shot call that reached the display over the wire opens Xlib at its first use.
+  if (!wire) {
+    try {
+      display.get();
+    } catch (error) {
+      await desktop?.stop();
+      throw error;
+    }
   }
   // Servers load the overlay code now; a one-shot call when it shows a cursor.
   const agentCursor = new X11AgentCursors(displayName, { preload: !options.oneShot });
   const screen = new X11Screen(() => display.get(), {
     around: (capture) => agentCursor.withHidden(capture),
     windowsNeedIt: async () => !(await display.offscreenCapture()),
-  });
+  }, wire);
   const windows = lazyFacility<X11Windows>(async () =>
     new (await import("./x11/windows.ts")).X11Windows(() => display.get())
   );
@@ -246,6 +250,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
         () => clipboard.loaded()?.dispose(),
         () => accessibility.loaded()?.close(),
         () => screen.dispose(),
+        () => wire?.close(),
         () => display.close(),
         () => desktop?.stop(),
       ];
@@ -260,23 +265,37 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   };
 }
 
+/** What {@linkcode chooseDesktop} found, and the connection it probed with, if it kept one. */
+interface ChosenDesktop {
+  desktop: EmbeddedDesktop | null;
+  found: Discovery | null;
+  /** DISPLAY taken as it is, without a bus address (looked for at first need). */
+  asIs: boolean;
+  openedAsIs?: XConnection;
+  /** A one-shot call's connection over the X protocol itself, when it opened. */
+  wire?: XWire | null;
+}
+
 /**
  * The desktop to drive: the one DISPLAY names (discovery fills in a missing bus), the
  * user's running desktop found by `discoverDesktop` (desktop_discovery.ts), or a private one.
  */
-async function chooseDesktop(
-  options: LinuxBackendOptions,
-): Promise<{ desktop: EmbeddedDesktop | null; found: Discovery | null; openedAsIs?: XConnection }> {
+async function chooseDesktop(options: LinuxBackendOptions): Promise<ChosenDesktop> {
   const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
+  // A one-shot call on a DISPLAY asks its screen questions over the X protocol itself (wire.ts).
+  const wire = options.desktop !== "embedded" && hasDisplay && options.oneShot
+    ? await XWire.connect(Deno.env.get("DISPLAY")!)
+    : null;
   if (options.desktop !== "embedded" && hasDisplay && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
-    return { desktop: null, found: null };
+    return { desktop: null, found: null, asIs: false, wire };
   }
   // A one-shot call keeps the connection it probed with: closing it could be the last client
   // leaving, which makes a bare X server reset just before the driver connects again.
+  if (wire) return { desktop: null, found: null, asIs: true, wire };
   const openedAsIs = options.desktop !== "embedded" && hasDisplay && options.oneShot
     ? openAsIs(Deno.env.get("DISPLAY")!)
     : null;
-  if (openedAsIs) return { desktop: null, found: null, openedAsIs };
+  if (openedAsIs) return { desktop: null, found: null, asIs: true, openedAsIs };
   // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
   const found = options.desktop === "embedded"
     ? null
@@ -285,7 +304,7 @@ async function chooseDesktop(
     });
   if (found?.chosen) {
     options.log?.(`desktop ${options.desktop}: ${hasDisplay ? "using" : "attaching to"} ${found.reason}`);
-    return { desktop: null, found };
+    return { desktop: null, found, asIs: false };
   }
   if (options.desktop === "system" || hasDisplay) {
     throw new DriverError("display_unavailable", `No X display: ${found?.reason ?? "DISPLAY is not set"}`, {
@@ -303,7 +322,7 @@ async function chooseDesktop(
     log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
   });
   options.log?.(`started embedded desktop ${desktop.display}`);
-  return { desktop, found: null };
+  return { desktop, found: null, asIs: false };
 }
 
 /**

@@ -18,6 +18,8 @@ import type {
 } from "../../types.ts";
 import type { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
+import type { XWire } from "./wire.ts";
+import { wireDisplays } from "./wire_monitors.ts";
 
 /**
  * Keeps the driver's own overlays (the agent cursor) out of captures: `around` runs a
@@ -38,7 +40,15 @@ const NO_OVERLAYS: OverlayGuard = {
 export class X11Screen implements ScreenBackend {
   #capture: X11Capture | null = null;
 
-  constructor(readonly connection: () => XConnection, readonly overlays: OverlayGuard = NO_OVERLAYS) {}
+  /**
+   * @param wire A wire connection to the same display (a one-shot call's): the monitor list comes
+   *   from it while it is open, without Xlib's libXrandr (see wire.ts).
+   */
+  constructor(
+    readonly connection: () => XConnection,
+    readonly overlays: OverlayGuard = NO_OVERLAYS,
+    readonly wire: XWire | null = null,
+  ) {}
 
   /** The capturer of the current connection (a new one after a reconnect); loads its code first. */
   async #capturer(): Promise<X11Capture> {
@@ -84,7 +94,19 @@ export class X11Screen implements ScreenBackend {
   }
 
   /** Monitors from RandR; the whole root window when RandR reports none. */
-  displays(): Promise<DisplayInfo[]> {
+  async displays(): Promise<DisplayInfo[]> {
+    if (this.wire?.open) {
+      try {
+        return await wireDisplays(this.wire);
+      } catch (error) {
+        // A lost connection: Xlib answers (it reconnects, or says the display is unavailable).
+        if (this.wire.open) throw error;
+      }
+    }
+    return this.#xlibDisplays();
+  }
+
+  #xlibDisplays(): DisplayInfo[] {
     const conn = this.connection();
     const { width, height } = conn.screenSize();
     const root: DisplayInfo = {
@@ -97,7 +119,7 @@ export class X11Screen implements ScreenBackend {
       scaleFactor: 1,
       refreshRateHz: 0,
     };
-    if (!xrandr.available()) return Promise.resolve([root]);
+    if (!xrandr.available()) return [root];
     const count = new Int32Array(1);
     const monitors = xrandr.symbols.XRRGetMonitors(conn.unsafeDisplay(), conn.root, X.True, count);
     // The size above is Xlib's cached copy: if the server died, this first round trip is what
@@ -108,7 +130,7 @@ export class X11Screen implements ScreenBackend {
     }
     if (!monitors || count[0] === 0) {
       if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
-      return Promise.resolve([root]);
+      return [root];
     }
     const L = XRRMonitorInfoLayout;
     const view = new Deno.UnsafePointerView(monitors);
@@ -131,7 +153,7 @@ export class X11Screen implements ScreenBackend {
     xrandr.symbols.XRRFreeMonitors(monitors);
     if (!list.some((d) => d.primary)) list[0].primary = true;
     list.sort((a, b) => Number(b.primary) - Number(a.primary));
-    return Promise.resolve(list);
+    return list;
   }
 
   /** The core pointer position. */

@@ -1,0 +1,102 @@
+/**
+ * The monitor list over the wire client: RandR 1.5's GetMonitors, as the Xlib path in
+ * `screen.ts` reads it through XRRGetMonitors (active monitors, primary first, ids in the
+ * server's order, names from their atoms; the whole root when RandR is older or lists none).
+ *
+ * @module
+ */
+import type { DisplayInfo } from "../../types.ts";
+import type { XWire } from "./wire.ts";
+
+const RR_QUERY_VERSION = 0;
+const RR_GET_MONITORS = 42;
+
+/** The display's monitors, primary first. */
+export async function wireDisplays(wire: XWire): Promise<DisplayInfo[]> {
+  const { root, width, height } = wire.screen;
+  const whole: DisplayInfo = {
+    id: "0",
+    name: wire.name,
+    primary: true,
+    bounds: { x: 0, y: 0, width, height },
+    nativeWidth: width,
+    nativeHeight: height,
+    scaleFactor: 1,
+    refreshRateHz: 0,
+  };
+  const randr = await wire.extension("RANDR");
+  if (randr === null) return [whole];
+  // Asked apart: a server older than RandR 1.5 answers GetMonitors with an error.
+  const [version] = await wire.requests(queryVersion(randr));
+  const major = version.getUint32(8, true), minor = version.getUint32(12, true);
+  if (major < 1 || (major === 1 && minor < 5)) return [whole];
+  const list = parseMonitors((await wire.requests(getMonitors(randr, root)))[0]);
+  if (list.length === 0) return [whole];
+  const names = await wire.atomNames(list.filter((m) => m.nameAtom !== 0).map((m) => m.nameAtom));
+  let named = 0;
+  const displays = list.map((monitor, i): DisplayInfo => ({
+    id: String(i),
+    name: monitor.nameAtom !== 0 ? names[named++] : `monitor-${i}`,
+    primary: monitor.primary,
+    bounds: { x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height },
+    nativeWidth: monitor.width,
+    nativeHeight: monitor.height,
+    scaleFactor: 1,
+    refreshRateHz: 0,
+  }));
+  if (!displays.some((d) => d.primary)) displays[0].primary = true;
+  return displays.sort((a, b) => Number(b.primary) - Number(a.primary));
+}
+
+/** One MONITORINFO of a GetMonitors reply. */
+export interface WireMonitor {
+  nameAtom: number;
+  primary: boolean;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The monitors of a GetMonitors reply, in the server's order. */
+export function parseMonitors(reply: DataView): WireMonitor[] {
+  const count = reply.getUint32(12, true);
+  const monitors: WireMonitor[] = [];
+  let at = 32;
+  for (let i = 0; i < count && at + 24 <= reply.byteLength; i++) {
+    monitors.push({
+      nameAtom: reply.getUint32(at, true),
+      primary: reply.getUint8(at + 4) !== 0,
+      x: reply.getInt16(at + 8, true),
+      y: reply.getInt16(at + 10, true),
+      width: reply.getUint16(at + 12, true),
+      height: reply.getUint16(at + 14, true),
+    });
+    at += 24 + reply.getUint16(at + 6, true) * 4; // and the monitor's outputs
+  }
+  return monitors;
+}
+
+/** RRQueryVersion 1.6 (the server answers with what it speaks, at most that). */
+function queryVersion(major: number): Uint8Array {
+  const request = new Uint8Array(12);
+  const view = new DataView(request.buffer);
+  request[0] = major;
+  request[1] = RR_QUERY_VERSION;
+  view.setUint16(2, 3, true);
+  view.setUint32(4, 1, true);
+  view.setUint32(8, 6, true);
+  return request;
+}
+
+/** RRGetMonitors of `root`, active monitors only (XRRGetMonitors with get_active True). */
+function getMonitors(major: number, root: number): Uint8Array {
+  const request = new Uint8Array(12);
+  const view = new DataView(request.buffer);
+  request[0] = major;
+  request[1] = RR_GET_MONITORS;
+  view.setUint16(2, 3, true);
+  view.setUint32(4, root, true);
+  request[8] = 1;
+  return request;
+}
