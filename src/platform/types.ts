@@ -373,12 +373,15 @@ export interface AgentCursorFrame {
 
 /**
  * The agent cursor's drawing surface: a click-through overlay above every window,
- * never in the driver's own screenshots. Calls are synchronous and never throw;
+ * never in the driver's own screenshots. Drawing calls are synchronous and never throw;
  * a failure leaves the cursor undrawn and is reported by {@linkcode unavailableReason}.
  */
 export interface AgentCursorBackend {
-  /** Null when cursors can be drawn on this desktop, else why not. */
-  unavailableReason(): string | null;
+  /**
+   * Null when cursors can be drawn on this desktop, else why not. Asynchronous: the answer may
+   * need the overlay's code and a connection of its own, which load at the first ask.
+   */
+  unavailableReason(): Promise<string | null>;
   /** Draws cursor `id` (creating its overlay on first use), shown and above other windows. */
   draw(id: string, frame: AgentCursorFrame): void;
   /** Hides cursor `id`, keeping its overlay for the next draw. */

@@ -59,7 +59,7 @@ export function unsupportedBackend(os: "darwin" | "windows", planned: string): B
     input: facility("input") as Backend["input"],
     system: unsupportedSystem(os, planned),
     agentCursor: {
-      unavailableReason: () => `the agent cursor overlay is not implemented on ${os} yet`,
+      unavailableReason: () => Promise.resolve(`the agent cursor overlay is not implemented on ${os} yet`),
       draw: () => {},
       hide: () => {},
       remove: () => {},

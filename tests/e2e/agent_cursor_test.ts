@@ -378,7 +378,7 @@ Deno.test({
       assert.ok((await windowInfo(overlay.id)).viewable, "mapped");
       assert.equal(cursors.windowOf("lazy1"), BigInt(overlay.id));
       assert.equal(cursors.lastError, null);
-      assert.equal(cursors.unavailableReason(), null);
+      assert.equal(await cursors.unavailableReason(), null);
     } finally {
       cursors.close();
     }

@@ -140,10 +140,13 @@ Deno.test({
     const wire = await XWire.connect(name);
     assert.ok(wire, `the wire client opens ${name}`);
     using conn = XConnection.open(name);
-    const xlib = new X11Screen(() => conn);
+    const xlib = new X11Screen(() => Promise.resolve(conn));
     try {
       assert.deepEqual(await wireDisplays(wire), await xlib.displays());
-      assert.deepEqual(await new X11Screen(() => conn, undefined, wire).displays(), await xlib.displays());
+      assert.deepEqual(
+        await new X11Screen(() => Promise.resolve(conn), undefined, wire).displays(),
+        await xlib.displays(),
+      );
       assert.equal(wire.screen.root, Number(conn.root));
     } finally {
       wire.close();

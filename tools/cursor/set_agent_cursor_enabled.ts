@@ -19,10 +19,10 @@ export default defineTool({
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   risk: "r1",
   capabilities: ["agent_cursor.set_enabled"],
-  run(ctx, args) {
+  async run(ctx, args) {
     const surface = ctx.backend.agentCursor;
     if (args.enabled) {
-      const reason = surface.unavailableReason();
+      const reason = await surface.unavailableReason();
       if (reason !== null) {
         throw new DriverError("unsupported_platform", `The agent cursor cannot be shown here: ${reason}`, {
           hint: "run on an X11 desktop with the SHAPE extension, or leave the cursor disabled",
@@ -32,11 +32,9 @@ export default defineTool({
     const cursor = ctx.state.agentCursors.of(ctx.session, surface);
     cursor.setEnabled(args.enabled);
     const name = sessionName(ctx.session);
-    return Promise.resolve(
-      ok(
-        { session: name, enabled: cursor.enabled },
-        `✅ Agent cursor ${cursor.enabled ? "enabled" : "disabled"} for session '${name}'.`,
-      ),
+    return ok(
+      { session: name, enabled: cursor.enabled },
+      `✅ Agent cursor ${cursor.enabled ? "enabled" : "disabled"} for session '${name}'.`,
     );
   },
 });

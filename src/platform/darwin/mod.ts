@@ -56,7 +56,9 @@ export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend
     system: createDarwinSystem(ctx),
     agentCursor: {
       unavailableReason: () =>
-        "the agent cursor overlay is not implemented on macOS: it needs an AppKit window on a main-thread run loop",
+        Promise.resolve(
+          "the agent cursor overlay is not implemented on macOS: it needs an AppKit window on a main-thread run loop",
+        ),
       draw: () => {},
       hide: () => {},
       remove: () => {},

@@ -19,8 +19,8 @@ export class FakeAgentCursor implements AgentCursorBackend {
   /** What unavailableReason() answers. */
   unavailable: string | null = null;
 
-  unavailableReason(): string | null {
-    return this.unavailable;
+  unavailableReason(): Promise<string | null> {
+    return Promise.resolve(this.unavailable);
   }
 
   draw(id: string, frame: AgentCursorFrame): void {

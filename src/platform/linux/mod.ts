@@ -32,7 +32,8 @@ import { createLinuxSystem } from "./system.ts";
 export { createLinuxSystem } from "./system.ts";
 import type { X11Clipboard } from "./x11/clipboard.ts";
 import type * as Composite from "./x11/composite.ts";
-import { XConnection } from "./x11/connection.ts";
+import type * as Connection from "./x11/connection.ts";
+import type { XConnection } from "./x11/connection.ts";
 import { X11Screen } from "./x11/screen.ts";
 import { XWire } from "./x11/wire.ts";
 import type { X11Windows } from "./x11/windows.ts";
@@ -63,10 +64,13 @@ export interface LinuxBackendOptions {
 
 /**
  * Reopens the X connection after the server went away, at most once per call
- * site, so a restarted server is picked up without restarting the driver.
+ * site, so a restarted server is picked up without restarting the driver. Xlib's code
+ * (connection.ts and libX11's bindings) loads at {@linkcode load}: at start, except for a
+ * one-shot call that reached the display over the wire client, which loads it at first use.
  */
 class DisplayHolder {
   #connection: XConnection | null = null;
+  #code: typeof Connection | null = null;
   /** Whether redirection is on for this connection; null until asked. */
   #offscreen: boolean | null = null;
   /** The redirection code: given when eager, else loaded at the first ask. */
@@ -84,11 +88,29 @@ class DisplayHolder {
     if (opened && this.eager) this.#redirect(opened);
   }
 
+  /** Loads Xlib's code, after which {@linkcode get} can open the connection. */
+  async ready(): Promise<void> {
+    this.#code ??= await import("./x11/connection.ts");
+  }
+
+  /** The connection, opening it (and loading Xlib's code) first when needed. */
+  async load(): Promise<XConnection> {
+    await this.ready();
+    return this.get();
+  }
+
+  /**
+   * The connection, opened again after the server went away.
+   *
+   * @throws {TypeError} before {@linkcode load} loaded Xlib's code (a programming error: a
+   *   facility's loader awaits load() before it uses the connection).
+   */
   get(): XConnection {
     if (this.#connection?.alive) return this.#connection;
+    if (!this.#code) throw new TypeError("DisplayHolder.get() is used before load()");
     this.#connection?.close();
     this.#connection = null;
-    const connection = XConnection.open(this.name);
+    const connection = this.#code.XConnection.open(this.name);
     this.#connection = connection;
     this.#offscreen = null;
     if (this.eager) this.#redirect(connection);
@@ -98,7 +120,7 @@ class DisplayHolder {
   /** True when covered windows can be captured (XComposite redirection is on); turns it on first. */
   async offscreenCapture(): Promise<boolean> {
     this.#composite ??= await import("./x11/composite.ts");
-    return this.#redirect(this.get());
+    return this.#redirect(await this.load());
   }
 
   #redirect(connection: XConnection): boolean {
@@ -152,7 +174,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   // A one-shot call that reached the display over the wire opens Xlib at its first use.
   if (!wire) {
     try {
-      display.get();
+      await display.load();
     } catch (error) {
       await desktop?.stop();
       throw error;
@@ -160,13 +182,14 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
   }
   // Servers load the overlay code now; a one-shot call when it shows a cursor.
   const agentCursor = new X11AgentCursors(displayName, { preload: !options.oneShot });
-  const screen = new X11Screen(() => display.get(), {
+  const screen = new X11Screen(() => display.load(), {
     around: (capture) => agentCursor.withHidden(capture),
     windowsNeedIt: async () => !(await display.offscreenCapture()),
   }, wire);
-  const windows = lazyFacility<X11Windows>(async () =>
-    new (await import("./x11/windows.ts")).X11Windows(() => display.get())
-  );
+  const windows = lazyFacility<X11Windows>(async () => {
+    const [{ X11Windows }] = await Promise.all([import("./x11/windows.ts"), display.ready()]);
+    return new X11Windows(() => display.get());
+  });
   const accessibility = lazyFacility<AtspiAccessibility>(async () => {
     const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
       import("./atspi/mod.ts"),
@@ -183,6 +206,7 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       import("./apps.ts"),
       import("./a11y_env.ts"),
       findBuses(),
+      display.ready(),
     ]);
     let busPublished: Promise<void> | null = null;
     return new LinuxApps({
@@ -191,15 +215,16 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       // launcher did not know the display lacks the property.
       prepareLaunch: () =>
         busPublished ??= accessibility.load().then((atspi) => atspi.busAddress())
-          .then((address) => void publishAtspiBus(display.get(), address))
+          .then(async (address) => void publishAtspiBus(await display.load(), address))
           .catch(() => {
             busPublished = null;
           }),
     });
   });
-  const input = lazyFacility<X11Input>(async () =>
-    new (await import("./input/mod.ts")).X11Input(() => display.get())
-  );
+  const input = lazyFacility<X11Input>(async () => {
+    const [{ X11Input }] = await Promise.all([import("./input/mod.ts"), display.ready()]);
+    return new X11Input(() => display.get());
+  });
   const clipboard = lazyFacility<X11Clipboard>(async () =>
     new (await import("./x11/clipboard.ts")).X11Clipboard(displayName)
   );
@@ -230,7 +255,11 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
       return await linuxPermissions(clipboard.facility);
     },
     async health(names: readonly string[]): Promise<HealthCheck[]> {
-      const [{ linuxHealth }, atspi] = await Promise.all([import("./health.ts"), accessibility.load()]);
+      const [{ linuxHealth }, atspi] = await Promise.all([
+        import("./health.ts"),
+        accessibility.load(),
+        display.ready(),
+      ]);
       return await linuxHealth({
         displayName,
         embedded: desktop !== null,
@@ -293,7 +322,7 @@ async function chooseDesktop(options: LinuxBackendOptions): Promise<ChosenDeskto
   // leaving, which makes a bare X server reset just before the driver connects again.
   if (wire) return { desktop: null, found: null, asIs: true, wire };
   const openedAsIs = options.desktop !== "embedded" && hasDisplay && options.oneShot
-    ? openAsIs(Deno.env.get("DISPLAY")!)
+    ? await openAsIs(Deno.env.get("DISPLAY")!)
     : null;
   if (openedAsIs) return { desktop: null, found: null, asIs: true, openedAsIs };
   // A DISPLAY the user set is taken as given, in auto mode too; discovery then finds its buses.
@@ -348,7 +377,8 @@ function busFinder(options: LinuxBackendOptions, env: Record<string, string>): (
 }
 
 /** A connection to `name` when it opens as it is (its cookie, if it needs one, where XAUTHORITY says). */
-function openAsIs(name: string): XConnection | null {
+async function openAsIs(name: string): Promise<XConnection | null> {
+  const { XConnection } = await import("./x11/connection.ts");
   try {
     return XConnection.open(name);
   } catch {

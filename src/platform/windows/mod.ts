@@ -25,7 +25,7 @@ export interface WindowsBackendOptions {
 }
 
 const NO_CURSOR: AgentCursorBackend = {
-  unavailableReason: () => "the agent cursor overlay is not implemented on Windows yet",
+  unavailableReason: () => Promise.resolve("the agent cursor overlay is not implemented on Windows yet"),
   draw: () => {},
   hide: () => {},
   remove: () => {},

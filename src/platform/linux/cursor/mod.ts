@@ -4,18 +4,17 @@
  * an input call on the main connection), kept out of the driver's screenshots
  * by {@linkcode X11AgentCursors.withHidden}.
  *
- * The overlay window's code (drawing, shapes, the arrow) loads on first need: at start for a
- * server (`preload`), else when a cursor is about to be shown or first drawn, so a one-shot
- * call that draws no cursor never loads it. A frame drawn while it loads is drawn when it
- * arrives.
+ * The overlay window's code (drawing, shapes, the arrow, Xlib and the overlays' connection)
+ * loads on first need: at start for a server (`preload`), else when a cursor is about to be
+ * shown or first drawn, so a one-shot call that draws no cursor never loads it. A frame drawn
+ * while it loads is drawn when it arrives.
  *
  * @module
  */
-import { xshape } from "../../../../ffi/linux/xshape.ts";
 import { asDriverError } from "../../../core/errors.ts";
 import type { AgentCursorBackend, AgentCursorFrame } from "../../types.ts";
-import { XConnection } from "../x11/connection.ts";
-import type { CursorOverlayWindow } from "./overlay_window.ts";
+import type { XConnection } from "../x11/connection.ts";
+import type * as OverlayCode from "./overlay_window.ts";
 
 /** Every agent cursor on one X display. */
 export class X11AgentCursors implements AgentCursorBackend {
@@ -24,13 +23,13 @@ export class X11AgentCursors implements AgentCursorBackend {
   #unavailable: string | null = null;
   /** The last drawing failure, for diagnostics; drawing goes on with the next frame. */
   lastError: string | null = null;
-  readonly #windows = new Map<string, CursorOverlayWindow>();
+  readonly #windows = new Map<string, OverlayCode.CursorOverlayWindow>();
   /** The last frame of each shown cursor, to redraw after a capture. */
   readonly #shown = new Map<string, AgentCursorFrame>();
   /** Captures in progress: while > 0 nothing is mapped. */
   #suspended = 0;
-  /** The overlay window class, once its module has loaded. */
-  #overlay: typeof CursorOverlayWindow | null = null;
+  /** The overlay window's code, once its module has loaded. */
+  #overlay: typeof OverlayCode | null = null;
   #loading: Promise<void> | null = null;
   /** Why the overlay code did not load, until a later try succeeds. */
   #loadFailure: string | null = null;
@@ -43,18 +42,20 @@ export class X11AgentCursors implements AgentCursorBackend {
     if (options.preload) this.#loadOverlay();
   }
 
-  unavailableReason(): string | null {
-    // Asked before a cursor is shown: its code loads meanwhile.
+  async unavailableReason(): Promise<string | null> {
+    // Asked before a cursor is shown: its code loads first.
     this.#loadOverlay();
+    await this.#loading;
+    if (!this.#overlay) return this.#loadFailure;
     this.#connection();
-    return this.#unavailable ?? this.#loadFailure;
+    return this.#unavailable;
   }
 
   draw(id: string, frame: AgentCursorFrame): void {
     this.#shown.set(id, frame);
     if (this.#suspended > 0) return;
-    const Overlay = this.#overlay;
-    if (!Overlay) {
+    const code = this.#overlay;
+    if (!code) {
       // Drawn (with the latest frame) when the code arrives.
       this.#loadOverlay();
       return;
@@ -64,7 +65,7 @@ export class X11AgentCursors implements AgentCursorBackend {
     try {
       let window = this.#windows.get(id);
       if (!window) {
-        window = Overlay.create(conn, frame.label, frame.style);
+        window = code.CursorOverlayWindow.create(conn, frame.label, frame.style);
         this.#windows.set(id, window);
       }
       window.draw(frame);
@@ -126,8 +127,8 @@ export class X11AgentCursors implements AgentCursorBackend {
    */
   #loadOverlay(): void {
     if (this.#overlay) return;
-    this.#loading ??= import("./overlay_window.ts").then(({ CursorOverlayWindow }) => {
-      this.#overlay = CursorOverlayWindow;
+    this.#loading ??= import("./overlay_window.ts").then((code) => {
+      this.#overlay = code;
       this.#loadFailure = null;
       if (this.#suspended === 0) {
         for (const [id, frame] of this.#shown) this.draw(id, frame);
@@ -140,27 +141,24 @@ export class X11AgentCursors implements AgentCursorBackend {
     });
   }
 
-  /** The overlay connection, opened on first use and reopened after the server comes back. */
+  /**
+   * The overlay connection, opened on first use and reopened after the server comes back;
+   * null before the overlay code loaded or when overlays cannot be made.
+   */
   #connection(): XConnection | null {
     if (this.#conn?.alive) return this.#conn;
     this.#conn?.close();
     this.#conn = null;
     this.#windows.clear();
-    try {
-      const conn = XConnection.open(this.displayName);
-      const base = new Int32Array(1), error = new Int32Array(1);
-      if (!xshape.available() || !xshape.symbols.XShapeQueryExtension(conn.unsafeDisplay(), base, error)) {
-        conn.close();
-        this.#unavailable = "the X server has no SHAPE extension, so an overlay cannot be made click-through";
-        return null;
-      }
-      this.#conn = conn;
-      this.#unavailable = null;
-      return conn;
-    } catch (error) {
-      this.#unavailable = asDriverError(error).message;
+    if (!this.#overlay) return null;
+    const opened = this.#overlay.openOverlayConnection(this.displayName);
+    if ("unavailable" in opened) {
+      this.#unavailable = opened.unavailable;
       return null;
     }
+    this.#conn = opened.conn;
+    this.#unavailable = null;
+    return opened.conn;
   }
 
   #guard(fn: () => void): void {

@@ -17,9 +17,9 @@ import {
   XSetWindowAttributesLayout,
 } from "../../../../ffi/linux/x11.ts";
 import { Shape, xshape } from "../../../../ffi/linux/xshape.ts";
-import { DriverError } from "../../../core/errors.ts";
+import { asDriverError, DriverError } from "../../../core/errors.ts";
 import type { AgentCursorFrame, AgentCursorStyle, Point } from "../../types.ts";
-import type { XConnection } from "../x11/connection.ts";
+import { XConnection } from "../x11/connection.ts";
 import { type ArrowGeometry, arrowGeometry, ringRadii } from "./arrow.ts";
 
 /** The name every overlay window carries, before the session label. */
@@ -332,4 +332,23 @@ function scale(value: number, mask: bigint): bigint {
   while (((mask >> (shift + bits)) & 1n) === 1n) bits++;
   const max = (1n << bits) - 1n;
   return ((BigInt(value) * max + 127n) / 255n) << shift;
+}
+
+/**
+ * A connection of the overlays' own to `displayName`, or why overlays cannot be made there
+ * (no SHAPE extension, so no click-through window; or no server).
+ */
+export function openOverlayConnection(displayName: string): { conn: XConnection } | { unavailable: string } {
+  let conn: XConnection;
+  try {
+    conn = XConnection.open(displayName);
+  } catch (error) {
+    return { unavailable: asDriverError(error).message };
+  }
+  const base = new Int32Array(1), error = new Int32Array(1);
+  if (!xshape.available() || !xshape.symbols.XShapeQueryExtension(conn.unsafeDisplay(), base, error)) {
+    conn.close();
+    return { unavailable: "the X server has no SHAPE extension, so an overlay cannot be made click-through" };
+  }
+  return { conn };
 }

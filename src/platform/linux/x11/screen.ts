@@ -5,8 +5,6 @@
  *
  * @module
  */
-import { X, x11 } from "../../../../ffi/linux/x11.ts";
-import { xrandr, XRRMonitorInfoLayout } from "../../../../ffi/linux/xrandr.ts";
 import { DriverError } from "../../../core/errors.ts";
 import type {
   CursorPosition,
@@ -18,6 +16,7 @@ import type {
 } from "../../types.ts";
 import type { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
+import type * as XlibScreen from "./xlib_screen.ts";
 import type { XWire } from "./wire.ts";
 import { wireDisplays } from "./wire_monitors.ts";
 
@@ -39,21 +38,21 @@ const NO_OVERLAYS: OverlayGuard = {
 /** Screen facilities of one X display. */
 export class X11Screen implements ScreenBackend {
   #capture: X11Capture | null = null;
+  #xlibCode: typeof XlibScreen | null = null;
 
   /**
    * @param wire A wire connection to the same display (a one-shot call's): the monitor list comes
    *   from it while it is open, without Xlib's libXrandr (see wire.ts).
    */
   constructor(
-    readonly connection: () => XConnection,
+    readonly connection: () => Promise<XConnection>,
     readonly overlays: OverlayGuard = NO_OVERLAYS,
     readonly wire: XWire | null = null,
   ) {}
 
   /** The capturer of the current connection (a new one after a reconnect); loads its code first. */
   async #capturer(): Promise<X11Capture> {
-    const { X11Capture } = await import("./capture.ts");
-    const conn = this.connection();
+    const [{ X11Capture }, conn] = await Promise.all([import("./capture.ts"), this.connection()]);
     if (!this.#capture || this.#capture.connection !== conn) {
       this.#capture?.dispose();
       this.#capture = new X11Capture(conn);
@@ -86,7 +85,7 @@ export class X11Screen implements ScreenBackend {
         "-video_size",
         `${width}x${height}`,
         "-i",
-        this.connection().name,
+        (await this.connection()).name,
       ],
       width,
       height,
@@ -103,74 +102,24 @@ export class X11Screen implements ScreenBackend {
         if (this.wire.open) throw error;
       }
     }
-    return this.#xlibDisplays();
-  }
-
-  #xlibDisplays(): DisplayInfo[] {
-    const conn = this.connection();
-    const { width, height } = conn.screenSize();
-    const root: DisplayInfo = {
-      id: "0",
-      name: conn.name,
-      primary: true,
-      bounds: { x: 0, y: 0, width, height },
-      nativeWidth: width,
-      nativeHeight: height,
-      scaleFactor: 1,
-      refreshRateHz: 0,
-    };
-    if (!xrandr.available()) return [root];
-    const count = new Int32Array(1);
-    const monitors = xrandr.symbols.XRRGetMonitors(conn.unsafeDisplay(), conn.root, X.True, count);
-    // The size above is Xlib's cached copy: if the server died, this first round trip is what
-    // notices, and the answer must be display_unavailable, not the stale size.
-    if (!conn.alive) {
-      if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
-      conn.unsafeDisplay();
-    }
-    if (!monitors || count[0] === 0) {
-      if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
-      return [root];
-    }
-    const L = XRRMonitorInfoLayout;
-    const view = new Deno.UnsafePointerView(monitors);
-    const list: DisplayInfo[] = [];
-    for (let i = 0; i < count[0]; i++) {
-      const base = i * L.size;
-      const w = view.getInt32(base + L.width), h = view.getInt32(base + L.height);
-      const nameAtom = view.getBigUint64(base + L.name);
-      list.push({
-        id: String(i),
-        name: nameAtom ? conn.atomName(nameAtom) : `monitor-${i}`,
-        primary: view.getInt32(base + L.primary) !== 0,
-        bounds: { x: view.getInt32(base + L.x), y: view.getInt32(base + L.y), width: w, height: h },
-        nativeWidth: w,
-        nativeHeight: h,
-        scaleFactor: 1,
-        refreshRateHz: 0,
-      });
-    }
-    xrandr.symbols.XRRFreeMonitors(monitors);
-    if (!list.some((d) => d.primary)) list[0].primary = true;
-    list.sort((a, b) => Number(b.primary) - Number(a.primary));
-    return list;
+    const [conn, xlib] = await Promise.all([this.connection(), this.#xlib()]);
+    return xlib.xlibDisplays(conn);
   }
 
   /** The core pointer position. */
-  cursorPosition(): Promise<CursorPosition> {
-    const conn = this.connection();
-    const root = new BigUint64Array(1), child = new BigUint64Array(1);
-    const rx = new Int32Array(1), ry = new Int32Array(1), wx = new Int32Array(1), wy = new Int32Array(1);
-    const mask = new Uint32Array(1);
-    x11.symbols.XQueryPointer(conn.unsafeDisplay(), conn.root, root, child, rx, ry, wx, wy, mask);
-    // A lost server leaves the outputs at zero: report it instead of (0, 0).
-    if (!conn.alive) conn.unsafeDisplay();
-    return Promise.resolve({ x: rx[0], y: ry[0], source: "x11" });
+  async cursorPosition(): Promise<CursorPosition> {
+    const [conn, xlib] = await Promise.all([this.connection(), this.#xlib()]);
+    return xlib.xlibPointer(conn);
+  }
+
+  /** The Xlib code of this screen, loaded at first use. */
+  async #xlib(): Promise<typeof XlibScreen> {
+    return this.#xlibCode ??= await import("./xlib_screen.ts");
   }
 
   /** Captures one display (by id, "primary" or "") from the root window. */
   async captureDisplay(displayId: string): Promise<RawImage> {
-    const conn = this.connection();
+    const conn = await this.connection();
     const displays = await this.displays();
     const display = displayId === "" || displayId === "primary"
       ? displays[0]
@@ -198,7 +147,7 @@ export class X11Screen implements ScreenBackend {
     windowId: number,
     options: { into?: Uint8Array } = {},
   ): Promise<{ image: RawImage; bounds: Rect }> {
-    const conn = this.connection();
+    const [conn, xlib] = await Promise.all([this.connection(), this.#xlib()]);
     const window = BigInt(windowId);
     const attributes = conn.windowAttributes(window);
     const origin = conn.rootOrigin(window);
@@ -208,7 +157,7 @@ export class X11Screen implements ScreenBackend {
         hint: "call list_windows to refresh window ids",
       });
     }
-    if (attributes.mapState !== X.IsViewable) {
+    if (!xlib.isViewable(attributes.mapState)) {
       throw new DriverError("capture_failed", `Window ${windowId} is not viewable (minimized or unmapped)`, {
         window_id: windowId,
         hint: "restore the window (bring_to_front) before capturing it",
