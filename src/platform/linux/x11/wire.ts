@@ -121,7 +121,18 @@ export class XWire {
    *
    * @throws {XWireError} when the server answers one with an error.
    */
-  requests(...requests: Uint8Array[]): Promise<DataView[]> {
+  async requests(...requests: Uint8Array[]): Promise<DataView[]> {
+    const answers = await this.answers(...requests);
+    const failure = answers.find((answer) => answer instanceof XWireError);
+    if (failure) throw failure;
+    return answers as DataView[];
+  }
+
+  /**
+   * {@linkcode requests}, with the server's error for a request in its place instead of thrown
+   * (for a batch whose later requests may be unknown to an older server).
+   */
+  answers(...requests: Uint8Array[]): Promise<(DataView | XWireError)[]> {
     const run = this.#queue.then(() => this.#exchange(requests));
     this.#queue = run.catch(() => {});
     return run;
@@ -168,7 +179,7 @@ export class XWire {
     closeQuietly(this.#conn);
   }
 
-  async #exchange(requests: Uint8Array[]): Promise<DataView[]> {
+  async #exchange(requests: Uint8Array[]): Promise<(DataView | XWireError)[]> {
     if (this.#closed) throw lost(this.name);
     const batch = new Uint8Array(requests.reduce((sum, request) => sum + request.length, 0));
     const sequences: number[] = [];
@@ -183,15 +194,14 @@ export class XWire {
       await writeAll(this.#conn, batch);
       return await this.#answers(sequences, requests);
     } catch (error) {
-      if (!(error instanceof XWireError)) this.close();
+      this.close();
       throw error;
     }
   }
 
   /** Reads the reply (or error) of each request of the batch; events, none selected, are skipped. */
-  async #answers(sequences: number[], requests: Uint8Array[]): Promise<DataView[]> {
-    const replies: DataView[] = [];
-    let failure: XWireError | null = null;
+  async #answers(sequences: number[], requests: Uint8Array[]): Promise<(DataView | XWireError)[]> {
+    const replies: (DataView | XWireError)[] = [];
     while (replies.length < sequences.length) {
       const head = await this.#input.peek(32);
       const kind = head.getUint8(0);
@@ -201,11 +211,9 @@ export class XWire {
       if (kind === 1 && index === replies.length) replies.push(packet);
       else if (kind === 0 && index === replies.length) {
         const request = requests[index];
-        failure ??= new XWireError(packet.getUint8(1), request[0], request[1]);
-        replies.push(packet); // an error ends its request: the batch fails once all are read
+        replies.push(new XWireError(packet.getUint8(1), request[0], request[1]));
       }
     }
-    if (failure) throw failure;
     return replies;
   }
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { DisplayInfo } from "../../types.ts";
-import type { XWire } from "./wire.ts";
+import { type XWire, XWireError } from "./wire.ts";
 
 const RR_QUERY_VERSION = 0;
 const RR_GET_MONITORS = 42;
@@ -26,11 +26,13 @@ export async function wireDisplays(wire: XWire): Promise<DisplayInfo[]> {
   };
   const randr = await wire.extension("RANDR");
   if (randr === null) return [whole];
-  // Asked apart: a server older than RandR 1.5 answers GetMonitors with an error.
-  const [version] = await wire.requests(queryVersion(randr));
+  // Sent together; a server older than RandR 1.5 answers GetMonitors with an error.
+  const [version, monitors] = await wire.answers(queryVersion(randr), getMonitors(randr, root));
+  if (version instanceof XWireError) throw version;
   const major = version.getUint32(8, true), minor = version.getUint32(12, true);
   if (major < 1 || (major === 1 && minor < 5)) return [whole];
-  const list = parseMonitors((await wire.requests(getMonitors(randr, root)))[0]);
+  if (monitors instanceof XWireError) throw monitors;
+  const list = parseMonitors(monitors);
   if (list.length === 0) return [whole];
   const names = await wire.atomNames(list.filter((m) => m.nameAtom !== 0).map((m) => m.nameAtom));
   let named = 0;

@@ -98,7 +98,7 @@ interface Server {
 }
 
 /** A scripted server: answers the setup (or refuses it), then QueryExtension, RandR and GetAtomName. */
-function fakeServer(options: { refuse?: boolean; randr?: boolean } = {}): Server {
+function fakeServer(options: { refuse?: boolean; randr?: boolean; randrMinor?: number } = {}): Server {
   let listener: Deno.Listener | null = null;
   let display = 0;
   for (display = 150; display < 250 && !listener; display++) {
@@ -156,7 +156,12 @@ function fakeServer(options: { refuse?: boolean; randr?: boolean } = {}): Server
         } else if (request[0] === RANDR && request[1] === 0) {
           await conn.write(reply(sequence, undefined, (v) => {
             v.setUint32(8, 1, true);
-            v.setUint32(12, 6, true);
+            v.setUint32(12, options.randrMinor ?? 6, true);
+          }));
+        } else if (request[0] === RANDR && request[1] === 42 && (options.randrMinor ?? 6) < 5) {
+          await conn.write(bytes(32, (v, out) => {
+            out[1] = 1; // BadRequest: RandR 1.4 has no GetMonitors
+            v.setUint16(2, sequence, true);
           }));
         } else if (request[0] === RANDR && request[1] === 42) {
           assert.equal(new DataView(body.buffer).getUint32(0, true), 0x777, "the requested screen's root");
@@ -301,6 +306,24 @@ Deno.test("XWire without RandR lists the whole screen", async () => {
     assert.deepEqual((await wireDisplays(wire)).map((d) => [d.id, d.name, d.bounds]), [
       ["0", `127.0.0.1:${server.display}.1`, { x: 0, y: 0, width: 640, height: 480 }],
     ]);
+    wire.close();
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("XWire with RandR 1.4 (no GetMonitors) lists the whole screen", async () => {
+  const server = fakeServer({ randrMinor: 4 });
+  try {
+    const wire = await XWire.connect(`127.0.0.1:${server.display}.1`, () => undefined);
+    assert.ok(wire);
+    assert.deepEqual((await wireDisplays(wire)).map((d) => d.bounds), [{
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 480,
+    }]);
+    assert.ok(wire.open);
     wire.close();
   } finally {
     await server.close();
