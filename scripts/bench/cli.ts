@@ -107,7 +107,12 @@ export async function benchCli(
     const sourceRun = runs.find(([sink]) => sink === result.source_ms)!;
     const emptyRun = runs.find(([sink]) => sink === result.deno_empty_ms)!;
     for (let round = 0; round < rounds; round++) {
-      for (const [sink, command, args] of runs) sink.push(await timed(command, args, childEnv));
+      // Each round starts one command later: none always runs right after the same one (a process's
+      // exit still frees memory while the next one starts).
+      for (let i = 0; i < runs.length; i++) {
+        const [sink, command, args] = runs[(i + round) % runs.length];
+        sink.push(await timed(command, args, childEnv));
+      }
       result.source_cpu_ms.push(await cpuTimed(sourceRun[1], sourceRun[2], childEnv));
       result.deno_empty_cpu_ms.push(await cpuTimed(emptyRun[1], emptyRun[2], childEnv));
     }

@@ -1,7 +1,7 @@
 /**
  * The benchmarks' peers, installed on first use: Debian packages (scrot, xdotool,
- * python3-xlib, python3-pyatspi, pngcheck, gcc and libpng-dev for the native PNG encoder)
- * and npm playwright-core (driving the Debian Chromium) in a cache directory outside the
+ * python3-xlib, python3-pyatspi, pngcheck, gcc and libpng-dev for the native PNG encoder, the
+ * stock apps the sizes report reads) and npm playwright-core (driving the Debian Chromium) in a cache directory outside the
  * repository.
  *
  * @module
@@ -21,6 +21,10 @@ export const PEER_PACKAGES = [
   "libx11-dev",
   "libxext-dev",
   "chromium",
+  // The sizes report's stock apps (scripts/bench/sizes.ts).
+  "mousepad",
+  "gtk-3-examples",
+  "galculator",
 ];
 
 /** The playwright-core version the browser benchmark runs (a current release at the time of writing). */

@@ -3,8 +3,8 @@
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
  * galculator. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
- * mousepad, gtk-3-examples and galculator (`apt-get install -y mousepad galculator`), which the
- * test suite does not, so scripts/setup.sh leaves them out.
+ * mousepad, gtk-3-examples and galculator, which the bench installs with its peers
+ * (scripts/bench/peers.ts); the test suite does not need galculator, so scripts/setup.sh leaves it out.
  *
  * @module
  */
