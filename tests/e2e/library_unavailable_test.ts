@@ -44,15 +44,17 @@ Deno.test({
 });
 
 Deno.test({
-  name: "library_unavailable without libX11: the CLI says which package provides it; screen sizes need none",
+  name:
+    "library_unavailable without libX11: the CLI says which package provides it; screen queries need none",
   ignore,
   async fn() {
     const env = isolatedEnv({ CUA_DRIVER_LIB_X11: "/nonexistent/libX11.so.6" });
-    const { code, stderr } = await runDriver(["get_cursor_position", "{}", "--desktop", "system"], { env });
+    const { code, stderr } = await runDriver(["list_windows", "{}", "--desktop", "system"], { env });
     assert.equal(code, 1, stderr);
     assert.match(stderr, /Cannot load X11 \(package libx11-6\)/);
     assert.match(stderr, /install the libx11-6 package, or set CUA_DRIVER_LIB_X11/);
-    // A one-shot call asks the screen's size over the X protocol itself (x11/wire.ts): no libX11.
+    // A one-shot call asks the screen's size and the pointer over the X protocol itself (x11/wire.ts):
+    // no libX11.
     const size = await runDriver(["get_screen_size", "{}", "--desktop", "system"], { env });
     assert.equal(size.code, 0, size.stderr);
     const info = await new Deno.Command("xdpyinfo", { stdout: "piped" }).output();
@@ -61,5 +63,12 @@ Deno.test({
       [JSON.parse(size.stdout).width, JSON.parse(size.stdout).height],
       [Number(width), Number(height)],
     );
+    const pointer = await runDriver(["get_cursor_position", "{}", "--desktop", "system"], { env });
+    assert.equal(pointer.code, 0, pointer.stderr);
+    const location = new TextDecoder().decode(
+      (await new Deno.Command("xdotool", { args: ["getmouselocation"], stdout: "piped" }).output()).stdout,
+    );
+    const [, px, py] = /x:(\d+) y:(\d+)/.exec(location)!;
+    assert.deepEqual([JSON.parse(pointer.stdout).x, JSON.parse(pointer.stdout).y], [Number(px), Number(py)]);
   },
 });

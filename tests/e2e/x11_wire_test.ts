@@ -2,8 +2,8 @@
  * The X11 wire client (src/platform/linux/x11/wire.ts) against real X servers: it opens a
  * cookie-protected Xvfb with the cookie from XAUTHORITY (and not with a wrong one or none),
  * reads the screen size xdpyinfo reports, and lists the monitors `xrandr --listmonitors` lists
- * (virtual ones added with `xrandr --setmonitor`); on the test desktop its monitor list equals
- * the Xlib path's (XRRGetMonitors).
+ * (virtual ones added with `xrandr --setmonitor`) and the pointer where xdotool put it; on the
+ * test desktop its monitor list equals the Xlib path's (XRRGetMonitors).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { XConnection } from "../../src/platform/linux/x11/connection.ts";
 import { X11Screen } from "../../src/platform/linux/x11/screen.ts";
 import { XWire } from "../../src/platform/linux/x11/wire.ts";
-import { wireDisplays } from "../../src/platform/linux/x11/wire_monitors.ts";
+import { wireDisplays, wirePointer } from "../../src/platform/linux/x11/wire_screen.ts";
 import { x } from "../_helpers/x11_probe.ts";
 
 const ignore = ignoreWithoutDesktop();
@@ -83,7 +83,8 @@ async function xrandrMonitors(name: string, xauthority: string) {
 }
 
 Deno.test({
-  name: "XWire opens a cookie-protected display with its cookie and lists the monitors xrandr lists",
+  name:
+    "XWire opens a cookie-protected display with its cookie, lists the monitors xrandr lists, reads the pointer",
   ignore,
   async fn() {
     await using server = await startCookieXvfb("1600x900");
@@ -120,6 +121,13 @@ Deno.test({
         ordered,
       );
       assert.equal(displays[0].name, "right");
+
+      const moved = await new Deno.Command("xdotool", {
+        args: ["mousemove", "123", "456"],
+        env: { DISPLAY: server.name, XAUTHORITY: server.xauthority },
+      }).output();
+      assert.ok(moved.success, "xdotool mousemove");
+      assert.deepEqual(await wirePointer(wire), { x: 123, y: 456, source: "x11" });
     } finally {
       wire.close();
     }

@@ -18,7 +18,7 @@ import type { X11Capture } from "./capture.ts";
 import type { XConnection } from "./connection.ts";
 import type * as XlibScreen from "./xlib_screen.ts";
 import type { XWire } from "./wire.ts";
-import { wireDisplays } from "./wire_monitors.ts";
+import { wireDisplays, wirePointer } from "./wire_screen.ts";
 
 /**
  * Keeps the driver's own overlays (the agent cursor) out of captures: `around` runs a
@@ -41,8 +41,8 @@ export class X11Screen implements ScreenBackend {
   #xlibCode: typeof XlibScreen | null = null;
 
   /**
-   * @param wire A wire connection to the same display (a one-shot call's): the monitor list comes
-   *   from it while it is open, without Xlib's libXrandr (see wire.ts).
+   * @param wire A wire connection to the same display (a one-shot call's): the monitor list and
+   *   the pointer come from it while it is open, without loading Xlib (see wire.ts).
    */
   constructor(
     readonly connection: () => Promise<XConnection>,
@@ -94,22 +94,30 @@ export class X11Screen implements ScreenBackend {
 
   /** Monitors from RandR; the whole root window when RandR reports none. */
   async displays(): Promise<DisplayInfo[]> {
-    if (this.wire?.open) {
-      try {
-        return await wireDisplays(this.wire);
-      } catch (error) {
-        // A lost connection: Xlib answers (it reconnects, or says the display is unavailable).
-        if (this.wire.open) throw error;
-      }
-    }
+    const answer = await this.#overWire(wireDisplays);
+    if (answer) return answer;
     const [conn, xlib] = await Promise.all([this.connection(), this.#xlib()]);
     return xlib.xlibDisplays(conn);
   }
 
   /** The core pointer position. */
   async cursorPosition(): Promise<CursorPosition> {
+    const answer = await this.#overWire(wirePointer);
+    if (answer) return answer;
     const [conn, xlib] = await Promise.all([this.connection(), this.#xlib()]);
     return xlib.xlibPointer(conn);
+  }
+
+  /** `ask`'s answer over the wire connection while it is open; null when Xlib must answer. */
+  async #overWire<T>(ask: (wire: XWire) => Promise<T>): Promise<T | null> {
+    if (!this.wire?.open) return null;
+    try {
+      return await ask(this.wire);
+    } catch (error) {
+      // A lost connection: Xlib answers (it reconnects, or says the display is unavailable).
+      if (this.wire.open) throw error;
+      return null;
+    }
   }
 
   /** The Xlib code of this screen, loaded at first use. */

@@ -1,7 +1,7 @@
 /**
  * A small client of the X11 protocol itself, over the display's socket, for questions a call
  * can ask without Xlib: the screen's size and root from the connection setup, and requests
- * with replies (the monitor list of `wire_monitors.ts`). It costs a one-shot call ~1-2 ms where
+ * with replies (the monitor list of `wire_screen.ts`). It costs a one-shot call ~1-2 ms where
  * Xlib costs ~13 (loading libX11 and its five libraries, XOpenDisplay, a call trampoline per
  * function, libXrandr for the monitors). Xlib stays the driver's connection for everything else.
  *

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { parseDisplayName, XWire, XWireError } from "./wire.ts";
-import { parseMonitors, wireDisplays } from "./wire_monitors.ts";
+import { parseMonitors, wireDisplays, wirePointer } from "./wire_screen.ts";
 
 const RANDR = 140;
 
@@ -166,6 +166,12 @@ function fakeServer(options: { refuse?: boolean; randr?: boolean; randrMinor?: n
         } else if (request[0] === RANDR && request[1] === 42) {
           assert.equal(new DataView(body.buffer).getUint32(0, true), 0x777, "the requested screen's root");
           await conn.write(monitorsReply(sequence));
+        } else if (request[0] === 38) {
+          assert.equal(new DataView(body.buffer).getUint32(0, true), 0x777, "the requested screen's root");
+          await conn.write(reply(sequence, undefined, (v) => {
+            v.setInt16(16, 321, true);
+            v.setInt16(18, 654, true);
+          }));
         } else if (request[0] === 17) {
           const atom = new DataView(body.buffer).getUint32(0, true);
           await conn.write(atomReply(sequence, atom === 300 ? "left" : "right"));
@@ -284,6 +290,7 @@ Deno.test("XWire presents this host's cookie, reads the requested screen and lis
       { id: "1", name: "right", primary: true, bounds: { x: 0, y: 0, width: 640, height: 480 } },
       { id: "0", name: "left", primary: false, bounds: { x: -800, y: 0, width: 800, height: 600 } },
     ]);
+    assert.deepEqual(await wirePointer(wire), { x: 321, y: 654, source: "x11" });
     await assert.rejects(
       wire.extension("BROKEN"),
       (error) => error instanceof XWireError && error.errorCode === 2,

@@ -1,11 +1,12 @@
 /**
- * The monitor list over the wire client: RandR 1.5's GetMonitors, as the Xlib path in
- * `screen.ts` reads it through XRRGetMonitors (active monitors, primary first, ids in the
- * server's order, names from their atoms; the whole root when RandR is older or lists none).
+ * The screen's questions over the wire client, answered as the Xlib path (`xlib_screen.ts`)
+ * answers them: the monitor list from RandR 1.5's GetMonitors, as XRRGetMonitors reads it
+ * (active monitors, primary first, ids in the server's order, names from their atoms; the
+ * whole root when RandR is older or lists none), and the pointer from QueryPointer.
  *
  * @module
  */
-import type { DisplayInfo } from "../../types.ts";
+import type { CursorPosition, DisplayInfo } from "../../types.ts";
 import { type XWire, XWireError } from "./wire.ts";
 
 const RR_QUERY_VERSION = 0;
@@ -48,6 +49,17 @@ export async function wireDisplays(wire: XWire): Promise<DisplayInfo[]> {
   }));
   if (!displays.some((d) => d.primary)) displays[0].primary = true;
   return displays.sort((a, b) => Number(b.primary) - Number(a.primary));
+}
+
+/** The core pointer's position on the root window (XQueryPointer's root_x and root_y). */
+export async function wirePointer(wire: XWire): Promise<CursorPosition> {
+  const request = new Uint8Array(8);
+  const view = new DataView(request.buffer);
+  request[0] = 38; // QueryPointer
+  view.setUint16(2, 2, true);
+  view.setUint32(4, wire.screen.root, true);
+  const [reply] = await wire.requests(request);
+  return { x: reply.getInt16(16, true), y: reply.getInt16(18, true), source: "x11" };
 }
 
 /** One MONITORINFO of a GetMonitors reply. */
