@@ -7,6 +7,7 @@
  * @module
  */
 import type { CursorPosition, DisplayInfo } from "../../types.ts";
+import { displayList, type Monitor } from "./monitor_list.ts";
 import { type XWire, XWireError } from "./wire.ts";
 
 const RR_QUERY_VERSION = 0;
@@ -14,41 +15,23 @@ const RR_GET_MONITORS = 42;
 
 /** The display's monitors, primary first. */
 export async function wireDisplays(wire: XWire): Promise<DisplayInfo[]> {
-  const { root, width, height } = wire.screen;
-  const whole: DisplayInfo = {
-    id: "0",
-    name: wire.name,
-    primary: true,
-    bounds: { x: 0, y: 0, width, height },
-    nativeWidth: width,
-    nativeHeight: height,
-    scaleFactor: 1,
-    refreshRateHz: 0,
-  };
   const randr = await wire.extension("RANDR");
-  if (randr === null) return [whole];
+  if (randr === null) return displayList(wire.name, wire.screen, null);
   // Sent together; a server older than RandR 1.5 answers GetMonitors with an error.
-  const [version, monitors] = await wire.answers(queryVersion(randr), getMonitors(randr, root));
+  const [version, reply] = await wire.answers(queryVersion(randr), getMonitors(randr, wire.screen.root));
   if (version instanceof XWireError) throw version;
   const major = version.getUint32(8, true), minor = version.getUint32(12, true);
-  if (major < 1 || (major === 1 && minor < 5)) return [whole];
-  if (monitors instanceof XWireError) throw monitors;
-  const list = parseMonitors(monitors);
-  if (list.length === 0) return [whole];
-  const names = await wire.atomNames(list.filter((m) => m.nameAtom !== 0).map((m) => m.nameAtom));
+  if (major < 1 || (major === 1 && minor < 5)) return displayList(wire.name, wire.screen, null);
+  if (reply instanceof XWireError) throw reply;
+  const found = parseMonitors(reply);
+  const names = await wire.atomNames(found.filter((m) => m.nameAtom !== 0).map((m) => m.nameAtom));
   let named = 0;
-  const displays = list.map((monitor, i): DisplayInfo => ({
-    id: String(i),
-    name: monitor.nameAtom !== 0 ? names[named++] : `monitor-${i}`,
-    primary: monitor.primary,
-    bounds: { x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height },
-    nativeWidth: monitor.width,
-    nativeHeight: monitor.height,
-    scaleFactor: 1,
-    refreshRateHz: 0,
+  const monitors = found.map(({ nameAtom, primary, x, y, width, height }): Monitor => ({
+    name: nameAtom !== 0 ? names[named++] : null,
+    primary,
+    bounds: { x, y, width, height },
   }));
-  if (!displays.some((d) => d.primary)) displays[0].primary = true;
-  return displays.sort((a, b) => Number(b.primary) - Number(a.primary));
+  return displayList(wire.name, wire.screen, monitors);
 }
 
 /** The core pointer's position on the root window (XQueryPointer's root_x and root_y). */

@@ -8,6 +8,7 @@ import { parseDisplayName, XWire, XWireError } from "./wire.ts";
 import { parseMonitors, wireDisplays, wirePointer } from "./wire_screen.ts";
 
 const RANDR = 140;
+const COOKIE = Array.from({ length: 16 }, (_, i) => i + 1);
 
 /** A little-endian message builder. */
 function bytes(length: number, fill: (view: DataView, out: Uint8Array) => void): Uint8Array {
@@ -233,24 +234,7 @@ Deno.test("parseDisplayName finds the socket of a local display and the host of 
 
 Deno.test("XWire presents this host's cookie, reads the requested screen and lists RandR's monitors", async () => {
   const server = fakeServer();
-  const xauthority = await cookieFile(server.display, [
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    14,
-    15,
-    16,
-  ]);
+  const xauthority = await cookieFile(server.display, COOKIE);
   try {
     const wire = await XWire.connect(
       `127.0.0.1:${server.display}.1`,
@@ -265,24 +249,7 @@ Deno.test("XWire presents this host's cookie, reads the requested screen and lis
       new TextDecoder().decode(setup.subarray(12, 12 + v.getUint16(6, true))),
       "MIT-MAGIC-COOKIE-1",
     );
-    assert.deepEqual([...setup.subarray(32, 32 + v.getUint16(8, true))], [
-      1,
-      2,
-      3,
-      4,
-      5,
-      6,
-      7,
-      8,
-      9,
-      10,
-      11,
-      12,
-      13,
-      14,
-      15,
-      16,
-    ]);
+    assert.deepEqual([...setup.subarray(32, 32 + v.getUint16(8, true))], COOKIE);
     assert.deepEqual(wire.screen, { root: 0x777, width: 640, height: 480, widthMm: 170, heightMm: 127 });
 
     const displays = await wireDisplays(wire);

@@ -9,21 +9,12 @@ import { X, x11 } from "../../../../ffi/linux/x11.ts";
 import { xrandr, XRRMonitorInfoLayout } from "../../../../ffi/linux/xrandr.ts";
 import type { CursorPosition, DisplayInfo } from "../../types.ts";
 import type { XConnection } from "./connection.ts";
+import { displayList, type Monitor } from "./monitor_list.ts";
 
 /** Monitors from RandR, primary first; the whole root window when RandR reports none. */
 export function xlibDisplays(conn: XConnection): DisplayInfo[] {
-  const { width, height } = conn.screenSize();
-  const root: DisplayInfo = {
-    id: "0",
-    name: conn.name,
-    primary: true,
-    bounds: { x: 0, y: 0, width, height },
-    nativeWidth: width,
-    nativeHeight: height,
-    scaleFactor: 1,
-    refreshRateHz: 0,
-  };
-  if (!xrandr.available()) return [root];
+  const size = conn.screenSize();
+  if (!xrandr.available()) return displayList(conn.name, size, null);
   const count = new Int32Array(1);
   const monitors = xrandr.symbols.XRRGetMonitors(conn.unsafeDisplay(), conn.root, X.True, count);
   // The size above is Xlib's cached copy: if the server died, this first round trip is what
@@ -34,30 +25,27 @@ export function xlibDisplays(conn: XConnection): DisplayInfo[] {
   }
   if (!monitors || count[0] === 0) {
     if (monitors) xrandr.symbols.XRRFreeMonitors(monitors);
-    return [root];
+    return displayList(conn.name, size, null);
   }
   const L = XRRMonitorInfoLayout;
   const view = new Deno.UnsafePointerView(monitors);
-  const list: DisplayInfo[] = [];
+  const list: Monitor[] = [];
   for (let i = 0; i < count[0]; i++) {
     const base = i * L.size;
-    const w = view.getInt32(base + L.width), h = view.getInt32(base + L.height);
     const nameAtom = view.getBigUint64(base + L.name);
     list.push({
-      id: String(i),
-      name: nameAtom ? conn.atomName(nameAtom) : `monitor-${i}`,
+      name: nameAtom ? conn.atomName(nameAtom) : null,
       primary: view.getInt32(base + L.primary) !== 0,
-      bounds: { x: view.getInt32(base + L.x), y: view.getInt32(base + L.y), width: w, height: h },
-      nativeWidth: w,
-      nativeHeight: h,
-      scaleFactor: 1,
-      refreshRateHz: 0,
+      bounds: {
+        x: view.getInt32(base + L.x),
+        y: view.getInt32(base + L.y),
+        width: view.getInt32(base + L.width),
+        height: view.getInt32(base + L.height),
+      },
     });
   }
   xrandr.symbols.XRRFreeMonitors(monitors);
-  if (!list.some((d) => d.primary)) list[0].primary = true;
-  list.sort((a, b) => Number(b.primary) - Number(a.primary));
-  return list;
+  return displayList(conn.name, size, list);
 }
 
 /** The core pointer position. */
