@@ -54,3 +54,29 @@ Deno.test({
     assert.equal(out.stdout.trim(), `cua-driver ${VERSION}`);
   }),
 });
+
+Deno.test({
+  name: "bin/cua-driver runs its clone from every spelling of its path, naming the config once",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+    for (
+      const [command, cwd] of [[LAUNCHER, "/"], ["bin/cua-driver", root], ["./cua-driver", `${root}/bin`]]
+    ) {
+      const out = await run(command, cwd, denoEnv());
+      assert.equal(out.code, 0, `${command} from ${cwd}: ${out.stderr}`);
+      assert.equal(out.stdout.trim(), `cua-driver ${VERSION}`);
+    }
+    // Deno reads a config named as bin/../deno.json a second time under its own name.
+    const out = await new Deno.Command(LAUNCHER, {
+      args: ["--version"],
+      env: { ...denoEnv(), DENO_LOG: "debug" },
+      clearEnv: true,
+    }).output();
+    const log = new TextDecoder().decode(out.stderr);
+    assert.deepEqual(
+      [...log.matchAll(/Config file found at '([^']+)'/g)].map((m) => m[1]),
+      [`${root}/deno.json`],
+    );
+  },
+});
