@@ -8,13 +8,14 @@
  * 4. Side by side with peers (installed on first use, see scripts/bench/peers.ts): the browser
  *    snapshot against playwright-core's ariaSnapshot; 1080p PNG against C libpng; a one-shot
  *    `cua-driver get_screen_size` process against scrot and `xdotool getmouselocation`; a
- *    confirmed background click against a python-xlib XTest click (scripts/bench/click.ts);
+ *    confirmed background click against a python-xlib XTest click (scripts/bench/click.ts); how
+ *    soon a confirmed set_value and type_text answer after the app shows the text (scripts/bench/value.ts);
  *    get_window_state of 1,000- and 5,000-node GTK3 windows against a per-node libatspi walk.
  *
  * 5. Sizes: tools/list bytes and get_window_state characters on stock apps (scripts/bench/sizes.ts).
  *
  * Writes bench/results.md and bench/results.json. `--only peers` (or a comma list of peer
- * benchmarks: browser, png, cli, click, tree) runs just those and updates their rows; `--only sizes` the sizes
+ * benchmarks: browser, png, cli, click, value, tree) runs just those and updates their rows; `--only sizes` the sizes
  * (`--record-before` stores them as the "before" column). On Windows (and under Wine,
  * through `sh scripts/wine.sh run scripts/bench.ts`) it runs scripts/bench/windows.ts instead.
  *
@@ -29,6 +30,7 @@ import { bundle } from "./bundle.ts";
 import { benchBrowser } from "./bench/browser.ts";
 import { benchBigTree } from "./bench/big_tree.ts";
 import { benchClick } from "./bench/click.ts";
+import { benchValue } from "./bench/value.ts";
 import { benchCli } from "./bench/cli.ts";
 import { benchPng } from "./bench/png.ts";
 import { openMcp } from "./bench/mcp_client.ts";
@@ -38,7 +40,7 @@ import { runSizeReport } from "./bench/sizes.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1].split(",") : null;
-const PEERS = ["browser", "png", "cli", "click", "tree"] as const;
+const PEERS = ["browser", "png", "cli", "click", "value", "tree"] as const;
 const root = new URL("..", import.meta.url).pathname;
 
 function median(values: number[]): number {
@@ -87,6 +89,7 @@ async function peerBenchmarks(previous: PeerResults | undefined, backend?: Backe
   // Process starts are the noisiest row here (the same empty script takes 68-87 ms from one minute to the next).
   if (wanted.includes("cli")) peers.cli = await benchCli(env, Math.max(25, RUNS), await bundle());
   if (wanted.includes("click")) peers.click = await benchClick(env, Math.max(RUNS, 21));
+  if (wanted.includes("value")) peers.value = await benchValue(env, Math.max(RUNS, 21));
   if (wanted.includes("tree")) peers.tree = await benchBigTree(env, Math.max(5, Math.ceil(RUNS / 2)));
   if (wanted.includes("png")) {
     peers.png = await withBackend(backend, (own) => benchPng(own, env, Math.max(6, Math.ceil(RUNS / 2))));

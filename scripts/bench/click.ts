@@ -48,7 +48,7 @@ for line in sys.stdin:
  * The wall clock (unix ms) with sub-millisecond resolution: the high-resolution clock shifted
  * onto `Date.now()` by the mean offset of many samples (`Date.now()` truncates to whole ms).
  */
-function wallClock(): () => number {
+export function wallClock(): () => number {
   let sum = 0;
   const samples = 2000;
   for (let i = 0; i < samples; i++) {

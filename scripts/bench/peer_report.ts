@@ -9,6 +9,7 @@ import type { BigTreeSize } from "./big_tree.ts";
 import type { ClickBench } from "./click.ts";
 import type { CliBench } from "./cli.ts";
 import type { PngBench } from "./png.ts";
+import type { ValueBench } from "./value.ts";
 
 /** Every peer comparison of one run (each may be missing when not run). */
 export interface PeerResults {
@@ -18,6 +19,7 @@ export interface PeerResults {
   png?: PngBench;
   cli?: CliBench;
   click?: ClickBench;
+  value?: ValueBench;
   tree?: BigTreeSize[];
 }
 
@@ -148,6 +150,22 @@ export function peerMarkdown(peers: PeerResults): string {
       `${ratio(reply, xtest)} (reply vs XTest landing); ${ratio(landed, xtest)} landing vs landing`,
       "toggled → reply ≤ 3 ms",
       verdict(after <= 3 && k.confirmed === k.request_to_reply_ms.length),
+    ]);
+  }
+  for (const [tool, t] of Object.entries(peers.value ?? {})) {
+    const what = tool === "set_value"
+      ? "set_value of a text entry (AT-SPI)"
+      : "type_text into a text entry (AT-SPI insert)";
+    const after = median(t.changed_to_reply_ms);
+    rows.push([
+      `${what}, confirmed by reading the text back (MCP stdio; ${t.confirmed}/${t.request_to_reply_ms.length} confirmed)`,
+      `request → reply ${ms(median(t.request_to_reply_ms))}; request → the app's \`changed\` ${
+        ms(median(t.request_to_changed_ms))
+      }; changed → reply ${ms(after)}`,
+      "none: the goal is the driver's own answer after the app's change",
+      "",
+      "changed → reply ≤ 3 ms",
+      verdict(after <= 3 && t.confirmed === t.request_to_reply_ms.length),
     ]);
   }
   for (const t of peers.tree ?? []) {
