@@ -54,6 +54,29 @@ const SLOW_SAMPLE_MS = 400;
 
 /** Buffers of the witnesses' frames they no longer read (see frame_pool.ts). */
 const frames = new FramePool();
+/**
+ * Witnesses whose before-frame has not gone back to {@linkcode frames}: a witness that settles
+ * gives it back then; one whose action was confirmed another way (a read-back) never settles, and
+ * gives it back when its action ends ({@linkcode releaseWitnesses}).
+ */
+const holding = new Map<Witness, number>();
+let created = 0;
+
+/** A mark for {@linkcode releaseWitnesses}: the witnesses observed after it are the action's own. */
+export function witnessMark(): number {
+  return created;
+}
+
+/**
+ * Ends the witnesses observed since `mark` (the action that took it is over; actions run one at a
+ * time): their before-frames go back to the pool for the next captures, unless a settle still
+ * reads one (it gives it back itself).
+ */
+export function releaseWitnesses(mark: number): void {
+  for (const [witness, serial] of holding) {
+    if (serial > mark) witness.release();
+  }
+}
 
 /** Reads a window's pixels (into a spare buffer when one fits); null when it cannot be captured. */
 async function capture(ctx: ToolContext, windowId: number): Promise<PixelFrame | null> {
@@ -122,7 +145,7 @@ export class Witness {
   readonly #scope: WitnessScope | null;
   readonly #refs: readonly unknown[];
   readonly #before: AppStateSample | null;
-  readonly #frame: PixelFrame | null;
+  #frame: PixelFrame | null;
   readonly #mask: TileMask | null;
   #sentAt = performance.now();
   #finding: Promise<Finding> | null = null;
@@ -145,6 +168,17 @@ export class Witness {
     this.#before = before;
     this.#frame = frame;
     this.#mask = mask;
+    if (frame) holding.set(this, ++created);
+  }
+
+  /**
+   * Gives the before-frame back to the pool unless a settle reads it (which gives it back when
+   * done); the witness reads no pixels afterwards. Called when its action ends.
+   */
+  release(): void {
+    if (!holding.delete(this) || this.#finding) return;
+    frames.give(this.#frame);
+    this.#frame = null;
   }
 
   /**
@@ -215,7 +249,10 @@ export class Witness {
    */
   settle(timeoutMs = SETTLE_MS): Promise<Finding> {
     // The before-frame is not read once the finding is in.
-    this.#finding ??= this.#settle(timeoutMs).finally(() => frames.give(this.#frame));
+    this.#finding ??= this.#settle(timeoutMs).finally(() => {
+      holding.delete(this);
+      frames.give(this.#frame);
+    });
     return this.#finding;
   }
 

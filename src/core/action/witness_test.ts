@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { AppStateSample, AxWatch } from "../../platform/types.ts";
 import type { ToolContext } from "../tool.ts";
-import { describeChanges, Witness } from "./witness.ts";
+import { bgrxImage } from "../image/bgrx_image.ts";
+import { describeChanges, releaseWitnesses, Witness, witnessMark } from "./witness.ts";
 
 function sample(
   objects: Record<string, string>,
@@ -109,4 +110,44 @@ Deno.test("Witness.settle looks again when the watched app reports an event", as
   witness.sent();
   assert.deepEqual(await witness.settle(), { readable: true, changes: ['push button "label" changed'] });
   assert.ok(captures() >= 3, "observed twice, then looked again");
+});
+
+Deno.test("a witness that never settles (its action confirmed otherwise) gives its frame back when the action ends", async () => {
+  const images: Uint8Array[] = [];
+  const given: (Uint8Array | undefined)[] = [];
+  const ctx = {
+    signal: new AbortController().signal,
+    backend: {
+      screen: {
+        captureWindow: (_id: number, options: { into?: Uint8Array } = {}) => {
+          given.push(options.into);
+          const data = options.into ?? new Uint8Array(64 * 64 * 4);
+          images.push(data);
+          // A capture's own BGRX pixels, as the X11 capture returns them (a frame shares them).
+          return Promise.resolve({ image: bgrxImage(64, 64, data) });
+        },
+      },
+      accessibility: { sample: () => Promise.resolve(sample({ label: "0" })) },
+      windows: { get: () => Promise.resolve({}) },
+    },
+  } as unknown as ToolContext;
+  const mark = witnessMark();
+  await Witness.observe(ctx, { pid: 1, windowId: 2 }); // two captures; the second is the before-frame
+  const beforeFrame = images[1];
+  releaseWitnesses(mark);
+  await Witness.observe(ctx, { pid: 1, windowId: 2 });
+  assert.ok(
+    given.slice(2).some((into) => into?.buffer === beforeFrame.buffer),
+    "the next witness captured into the ended witness's before-frame",
+  );
+});
+
+Deno.test("releaseWitnesses leaves a witness whose settle still reads its frame", async () => {
+  const { ctx } = scriptedContext(() => 10, () => "0");
+  const mark = witnessMark();
+  const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
+  witness.sent();
+  const settling = witness.settle(50);
+  releaseWitnesses(mark); // the action ended while the settle runs: the settle gives the frame back
+  assert.deepEqual(await settling, { readable: true, changes: [] });
 });
