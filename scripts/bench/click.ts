@@ -59,18 +59,32 @@ export function wallClock(): () => number {
   return () => performance.timeOrigin + performance.now() + offset;
 }
 
-async function nextToggle(
+/**
+ * The first journal entry after `seen` that `matches`, and the journal's length then; polls the
+ * fixture's journal every 2 ms (the entry's own time stamp is what the benchmarks compare).
+ */
+export async function nextJournalEntry(
   readJournal: () => Promise<JournalEntry[]>,
   seen: number,
-  agreed: boolean,
+  matches: (entry: JournalEntry) => boolean,
+  what: string,
 ): Promise<{ entry: JournalEntry; count: number }> {
   for (let tries = 0; tries < 5000; tries++) {
     const entries = await readJournal();
-    const entry = entries.slice(seen).find((e) => e.event === "check" && e.agreed === agreed);
+    const entry = entries.slice(seen).find(matches);
     if (entry) return { entry, count: entries.length };
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  throw new Error(`the fixture never journalled agreed=${agreed}`);
+  throw new Error(`the fixture never journalled ${what}`);
+}
+
+function nextToggle(readJournal: () => Promise<JournalEntry[]>, seen: number, agreed: boolean) {
+  return nextJournalEntry(
+    readJournal,
+    seen,
+    (e) => e.event === "check" && e.agreed === agreed,
+    `agreed=${agreed}`,
+  );
 }
 
 /** Runs `rounds` alternating rounds (each: one driver click, one XTest click). */

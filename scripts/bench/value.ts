@@ -11,7 +11,7 @@
  */
 import type { JournalEntry } from "../../tests/_helpers/fixture_app.ts";
 import { startFixture } from "../../tests/_helpers/fixture_app.ts";
-import { wallClock } from "./click.ts";
+import { nextJournalEntry, wallClock } from "./click.ts";
 import { openMcp } from "./mcp_client.ts";
 
 /** One tool's times, ms per call. */
@@ -30,18 +30,13 @@ export interface ValueBench {
 }
 
 /** The journal's first `text` entry after `seen` whose mirror is `text`, and the journal's length then. */
-async function nextText(
-  readJournal: () => Promise<JournalEntry[]>,
-  seen: number,
-  text: string,
-): Promise<{ entry: JournalEntry; count: number }> {
-  for (let tries = 0; tries < 5000; tries++) {
-    const entries = await readJournal();
-    const entry = entries.slice(seen).find((e) => e.event === "text" && e.mirror === text);
-    if (entry) return { entry, count: entries.length };
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`the fixture never journalled the text ${JSON.stringify(text)}`);
+function nextText(readJournal: () => Promise<JournalEntry[]>, seen: number, text: string) {
+  return nextJournalEntry(
+    readJournal,
+    seen,
+    (e) => e.event === "text" && e.mirror === text,
+    `the text ${JSON.stringify(text)}`,
+  );
 }
 
 function times(): ValueTimes {
