@@ -17,6 +17,7 @@ import type { PermissionCheck } from "../types.ts";
 import { X11Capture } from "./x11/capture.ts";
 import { hasExtension } from "./x11/extension.ts";
 import { serverVendor, XConnection } from "./x11/connection.ts";
+import { parseDisplayName } from "./x11/wire.ts";
 
 /** What opening the display found. */
 export interface DisplayProbe {
@@ -53,12 +54,6 @@ function exists(path: string): boolean {
   }
 }
 
-/** The socket of a local display (`:0`, `unix:0.0`), or null for a remote one. */
-function localSocket(display: string): string | null {
-  const local = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(display);
-  return local ? `/tmp/.X11-unix/X${local[1]}` : null;
-}
-
 /**
  * Opens `DISPLAY` and says why it failed when it did, with the exact remedy: export
  * DISPLAY, start a server, or point XAUTHORITY at the session's cookie.
@@ -84,7 +79,7 @@ export function probeDisplay(display = Deno.env.get("DISPLAY") ?? ""): DisplayPr
   try {
     connection = XConnection.open(display);
   } catch {
-    const socket = localSocket(display);
+    const socket = parseDisplayName(display)?.socket ?? null;
     if (socket !== null && !exists(socket)) {
       return fail(
         `No X server listens on DISPLAY=${display} (${socket} does not exist)`,

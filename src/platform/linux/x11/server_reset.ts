@@ -7,16 +7,17 @@
  *
  * @module
  */
+import { parseDisplayName } from "./wire.ts";
 
 /** Waits between attempts while a live server refuses: about 2.5 s in all. */
 const RETRY_WAITS_MS = [10, 20, 40, 80, 160, 320, 640, 1200];
 
 /** The pid in the lock file of a local display name (":7", ":7.0", "unix:7"), or null. */
 export function localServerPid(name: string): number | null {
-  const match = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
-  if (!match) return null;
+  const address = parseDisplayName(name);
+  if (!address?.socket) return null;
   try {
-    const pid = Number(Deno.readTextFileSync(`/tmp/.X${match[1]}-lock`).trim());
+    const pid = Number(Deno.readTextFileSync(`/tmp/.X${address.display}-lock`).trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;

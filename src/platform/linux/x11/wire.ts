@@ -6,10 +6,11 @@
  * XOpenDisplay, a call trampoline per function, libXrandr for the monitors), and none of Xlib's
  * code loads. Xlib stays the driver's connection for everything else.
  *
- * It speaks only what it needs: a local display (`:N`, `unix:N`) or a TCP one (`host:N`), no
- * cookie or an MIT-MAGIC-COOKIE-1 from the authority file, little-endian, replies in order.
- * {@linkcode XWire.connect} resolves null when it cannot connect the way Xlib would (no socket
- * file, another kind of cookie, refused): the caller then uses Xlib, whose errors say why. Like
+ * It speaks only what it needs: a local display (`:N`, `unix:N`) or a TCP one over IPv4
+ * (`host:N`), no cookie or an MIT-MAGIC-COOKIE-1 from the authority file, little-endian, replies
+ * in order. {@linkcode XWire.connect} resolves null when it cannot connect the way Xlib would (no
+ * socket file, an IPv6 peer, another kind of cookie, refused): the caller then uses Xlib, whose
+ * errors say why. Like
  * Xlib it waits for a server that accepts and does not answer (no timer: the first timer a
  * process starts costs ~13 ms here, loading Deno's timer code).
  *
@@ -54,7 +55,10 @@ export class XWireError extends Error {
 
 const encoder = new TextEncoder();
 
-/** A display name's socket or host; null for a form this client does not speak (Xlib does). */
+/**
+ * A display name's socket or host (the one parse of a display name: the server-reset retry and
+ * the display probe use it too); null for a form this client does not speak (Xlib does).
+ */
 export function parseDisplayName(name: string): DisplayAddress | null {
   const local = /^(?:unix)?:(\d+)(?:\.(\d+))?$/.exec(name);
   if (local) {
