@@ -146,6 +146,13 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       );
     case "stop":
       return await (await import("./cli_daemon_client.ts")).stopCommand(args, await host.sockets());
+    case "stop-input":
+    case "resume-input":
+      return await (await import("./cli_daemon_client.ts")).inputSwitchCommand(
+        args,
+        await host.sockets(),
+        command === "stop-input" ? "stop" : "resume",
+      );
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {
