@@ -68,8 +68,11 @@ export interface HeadlessChromium extends AsyncDisposable {
   readonly cdpPort: number;
 }
 
-/** Starts Debian's Chromium headless on a new profile, with the flags this closed network needs. */
-export async function startChromium(): Promise<HeadlessChromium> {
+/**
+ * Starts Debian's Chromium headless on a new profile, with the flags this closed network needs,
+ * showing `url` (a file: URL must be given here: DevTools may not open one in a new tab).
+ */
+export async function startChromium(url = "about:blank"): Promise<HeadlessChromium> {
   const cdpPort = freePort();
   const profile = await Deno.makeTempDir({ prefix: "cua-view-chromium-" });
   const child = new Deno.Command("/usr/bin/chromium", {
@@ -85,7 +88,7 @@ export async function startChromium(): Promise<HeadlessChromium> {
       `--user-data-dir=${profile}`,
       `--remote-debugging-port=${cdpPort}`,
       "--window-size=1400,900",
-      "about:blank",
+      url,
     ],
     stdin: "null",
     stdout: "null",
