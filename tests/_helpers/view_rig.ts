@@ -13,6 +13,15 @@ import { driverEnv } from "./driver.ts";
 /** The listener's token in these tests. */
 export const VIEW_TOKEN = "live-view-token-0123456789abcdefghijklmnopq";
 
+/**
+ * fetch() on a connection pool of its own: requests to /view must not leave pooled connections
+ * the MCP client's next request could pick up (over HTTP a TCP connection is an MCP session).
+ */
+const viewClient = Deno.createHttpClient({});
+export function viewFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, { ...init, client: viewClient } as RequestInit);
+}
+
 /** A free TCP port on loopback. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -11,7 +11,7 @@ import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { runDriver } from "../_helpers/driver.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
-import { startChromium, startViewServer, until, VIEW_TOKEN } from "../_helpers/view_rig.ts";
+import { startChromium, startViewServer, until, VIEW_TOKEN, viewFetch } from "../_helpers/view_rig.ts";
 import { x } from "../_helpers/x11_probe.ts";
 
 const hasChromium = await Deno.stat("/usr/bin/chromium").then(() => true, () => false);
@@ -61,10 +61,14 @@ Deno.test({
       const result = await server.mcp.callTool({ name, arguments: args });
       return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Structured };
     };
-    const observed = await call("get_window_state", { pid: app.pid, window_id: app.xid });
-    assert.equal(observed.isError, false, JSON.stringify(observed.structured).slice(0, 400));
-    const scale = observed.structured.screenshot_scale as number;
-    const at = (name: string) => {
+    /**
+     * Pixel arguments for a control, from a fresh observation: over HTTP an MCP session lives on
+     * its TCP connection, which the server may close while the client idles between steps.
+     */
+    const at = async (name: string) => {
+      const observed = await call("get_window_state", { pid: app.pid, window_id: app.xid });
+      assert.equal(observed.isError, false, JSON.stringify(observed.structured).slice(0, 400));
+      const scale = observed.structured.screenshot_scale as number;
       const w = app.widgets[name];
       return { x: Math.round((w.x + w.width / 2) * scale), y: Math.round((w.y + w.height / 2) * scale) };
     };
@@ -72,26 +76,26 @@ Deno.test({
     const page = (expression: string) => evalIn(cdp, "/view", expression);
 
     await t.step("without the token: 401, no page, no frame", async () => {
-      const bare = await fetch(`${server.base}/view`);
+      const bare = await viewFetch(`${server.base}/view`);
       assert.equal(bare.status, 401);
       const body = await bare.text();
       assert.match(body, /Token required/);
       assert.doesNotMatch(body, /id="frame"/);
-      const wrong = await fetch(`${server.base}/view?token=not-the-token-0123456789abcdefghijkl`);
+      const wrong = await viewFetch(`${server.base}/view?token=not-the-token-0123456789abcdefghijkl`);
       assert.equal(wrong.status, 401);
       await wrong.body?.cancel();
       const tries: Record<string, string>[] = [{}, {
         Authorization: "Bearer wrong-token-0123456789abcdefghijklmnopq",
       }];
       for (const headers of tries) {
-        const events = await fetch(`${server.base}/view/events`, { headers });
+        const events = await viewFetch(`${server.base}/view/events`, { headers });
         assert.equal(events.status, 401);
         assert.doesNotMatch(await events.text(), /event: frame/);
       }
-      const stop = await fetch(`${server.base}/view/stop`, { method: "POST" });
+      const stop = await viewFetch(`${server.base}/view/stop`, { method: "POST" });
       assert.equal(stop.status, 401);
       await stop.body?.cancel();
-      const foreign = await fetch(`${server.base}/view/events`, {
+      const foreign = await viewFetch(`${server.base}/view/events`, {
         headers: { Authorization: `Bearer ${VIEW_TOKEN}`, Origin: "http://evil.example" },
       });
       assert.equal(foreign.status, 403);
@@ -130,8 +134,9 @@ Deno.test({
         await x("xsetroot", "-solid", "#12d312");
         const rgb = await until("the green root in the view", async () => {
           const value = await page(corner) as number[] | null;
-          return value && Math.abs(value[0] - 0x12) < 24 && Math.abs(value[1] - 0xd3) < 24 &&
-            Math.abs(value[2] - 0x12) < 24 && value;
+          const green = value !== null && Math.abs(value[0] - 0x12) < 24 && Math.abs(value[1] - 0xd3) < 24 &&
+            Math.abs(value[2] - 0x12) < 24;
+          return green ? value : undefined;
         });
         assert.ok(rgb);
       } finally {
@@ -141,7 +146,7 @@ Deno.test({
 
     await t.step("a click made through MCP is listed with its effect", async () => {
       const before = Number((await app.readJournal()).at(-1)?.counter ?? 0);
-      const clicked = await call("click", { target, ...at("btn-increment") });
+      const clicked = await call("click", { target, ...await at("btn-increment") });
       assert.equal(clicked.isError, false, JSON.stringify(clicked.structured));
       await app.waitFor((e) => e.event === "click" && e.counter === before + 1);
       const listed = await until(
@@ -159,7 +164,7 @@ Deno.test({
     });
 
     await t.step("Stop on the page stops a long type_text; the app holds what was delivered", async () => {
-      const typing = call("type_text", { target, ...at("txt-input"), text: TEXT, delay_ms: 25 });
+      const typing = call("type_text", { target, ...await at("txt-input"), text: TEXT, delay_ms: 25 });
       await Promise.race([
         app.waitFor((e) => typeof e.mirror === "string" && e.mirror.length >= 8, 15_000),
         typing.then((r) => {
@@ -187,7 +192,7 @@ Deno.test({
 
     await t.step("while stopped, acting calls are refused and observation works", async () => {
       const before = Number((await app.readJournal()).at(-1)?.counter ?? 0);
-      const refused = await call("click", { target, ...at("btn-increment") });
+      const refused = await call("click", { target, ...await at("btn-increment") });
       assert.equal(refused.isError, true);
       assert.equal(refused.structured.code, "input_stopped");
       const observe = await call("get_window_state", { pid: app.pid, window_id: app.xid });
@@ -205,13 +210,17 @@ Deno.test({
         async () => (await page("document.getElementById('state').textContent")) === "running",
       );
       const before = Number((await app.readJournal()).at(-1)?.counter ?? 0);
-      const clicked = await call("click", { target, ...at("btn-increment") });
+      const clicked = await call("click", { target, ...await at("btn-increment") });
       assert.equal(clicked.isError, false, JSON.stringify(clicked.structured));
       await app.waitFor((e) => e.event === "click" && e.counter === before + 1);
     });
 
     await t.step("stop-input from the CLI releases a held button (xinput from another client)", async () => {
-      const down = await call("mouse_button_down", { pid: app.pid, window_id: app.xid, ...at("drag-area") });
+      const down = await call("mouse_button_down", {
+        pid: app.pid,
+        window_id: app.xid,
+        ...await at("drag-area"),
+      });
       assert.equal(down.isError, false, JSON.stringify(down.structured));
       await app.waitFor((e) => e.event === "drag_press");
       assert.ok((await pressedDevices()).length > 0, "a device holds the button before the stop");
@@ -240,7 +249,7 @@ Deno.test({
         await closeTab(cdp, second);
         // Abandon a raw stream mid-read.
         const controller = new AbortController();
-        const raw = await fetch(`${server.base}/view/events`, {
+        const raw = await viewFetch(`${server.base}/view/events`, {
           headers: { Authorization: `Bearer ${VIEW_TOKEN}` },
           signal: controller.signal,
         });
@@ -251,7 +260,7 @@ Deno.test({
         const streams: Response[] = [];
         let refused: Response | null = null;
         for (let i = 0; i < 10 && !refused; i++) {
-          const response = await fetch(`${server.base}/view/events`, {
+          const response = await viewFetch(`${server.base}/view/events`, {
             headers: { Authorization: `Bearer ${VIEW_TOKEN}` },
           });
           if (response.status === 429) refused = response;

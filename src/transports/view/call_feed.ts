@@ -89,11 +89,18 @@ export class CallFeed implements CallObserver {
     const started = performance.now();
     // The thumbnail comes from the frame the viewer saw before the call acted.
     const thumbnailFor = (point: { x: number; y: number }) => this.hooks.thumbnail(point);
-    return async (result: ToolResult) => {
+    return (result: ToolResult) => {
       this.hooks.callEnded();
       finish(entry, result, performance.now() - started);
-      if (entry.point) entry.thumbnail = await thumbnailFor(entry.point).catch(() => null);
       this.hooks.emit(entry);
+      // The thumbnail follows in an update: the call's reply never waits for it.
+      if (entry.point) {
+        void thumbnailFor(entry.point).then((thumbnail) => {
+          if (!thumbnail) return;
+          entry.thumbnail = thumbnail;
+          this.hooks.emit(entry);
+        }, () => {});
+      }
     };
   }
 

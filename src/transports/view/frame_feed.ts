@@ -1,21 +1,27 @@
 /**
  * The live view's pictures: while at least one viewer listens, the primary display is captured
- * every {@linkcode FRAME_INTERVAL_MS} and a JPEG (scaled to at most {@linkcode FRAME_MAX_WIDTH}
- * wide) goes out only when its pixels differ from the last frame sent. A look is skipped while a
- * tool call runs, and one is taken as soon as it ends, so a viewer never competes with the
- * agent's own calls. With no viewer nothing is captured.
+ * every {@linkcode FRAME_INTERVAL_MS} and a JPEG (halved while wider than
+ * {@linkcode FRAME_MAX_WIDTH}) goes out only when its pixels differ from the last frame sent.
+ * The agent's calls come first: no look starts while a call runs or within
+ * {@linkcode QUIET_MS} after one ended (so a burst of calls is not slowed), unless the view has
+ * waited {@linkcode MAX_STALE_MS} for a look. A look that is under way when a call starts pauses
+ * at its next step (the downscale and the JPEG encoder go a band at a time) until the call ends.
+ * With no viewer nothing is captured.
  *
  * @module
  */
 import { peekBgrx } from "../../core/image/bgrx_image.ts";
 import { cropRgba } from "../../core/image/crop.ts";
 import { encodeJpeg } from "../../core/image/jpeg.ts";
-import { fitWithin, resizeRgba } from "../../core/image/resize.ts";
 import { base64 as toBase64 } from "../../core/result.ts";
 import type { Backend, RawImage, Rect } from "../../platform/types.ts";
 
 /** Time between two looks at the screen while someone watches. */
 export const FRAME_INTERVAL_MS = 80;
+/** Quiet time after a call before the view looks (the agent's next call may be on its way). */
+export const QUIET_MS = 60;
+/** Longest a busy agent can hold off a look. */
+export const MAX_STALE_MS = 1000;
 /** Widest frame sent (the page scales it to its own size). */
 export const FRAME_MAX_WIDTH = 1280;
 /** Edge of a call's click-point thumbnail, in screen pixels. */
@@ -45,7 +51,10 @@ export class FrameFeed {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running = false;
   #busyCalls = 0;
-  #pendingLook = false;
+  /** Looks paused for a call wait here; resolved when the calls end. */
+  #quiet: { promise: Promise<void>; resolve: () => void } | null = null;
+  #lastCallEnd = 0;
+  #lastLook = 0;
   #lastPixels: Uint8Array | null = null;
   #lastImage: { image: RawImage; bounds: Rect } | null = null;
   #lastFrame: ViewFrame | null = null;
@@ -69,6 +78,8 @@ export class FrameFeed {
   /** Stops looking and forgets the pixels (the last viewer left). */
   stop(): void {
     this.#running = false;
+    this.#quiet?.resolve();
+    this.#quiet = null;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#lastPixels = null;
@@ -81,10 +92,26 @@ export class FrameFeed {
     this.#busyCalls++;
   }
 
-  /** A tool call ended: look now (what it did is worth seeing at once). */
+  /** Resolves at once while no call runs, else when the running calls have ended. */
+  #callsDone(): Promise<void> | void {
+    if (this.#busyCalls === 0) return;
+    if (!this.#quiet) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => resolve = r);
+      this.#quiet = { promise, resolve };
+    }
+    return this.#quiet.promise;
+  }
+
+  /** A tool call ended: look soon (what it did is worth seeing), once the agent is quiet. */
   callEnded(): void {
     this.#busyCalls = Math.max(0, this.#busyCalls - 1);
-    if (this.#busyCalls === 0 && this.#running && this.#pendingLook) this.#schedule(0);
+    this.#lastCallEnd = performance.now();
+    if (this.#busyCalls === 0 && this.#quiet) {
+      this.#quiet.resolve();
+      this.#quiet = null;
+    }
+    if (this.#busyCalls === 0 && this.#running) this.#schedule(QUIET_MS);
   }
 
   /**
@@ -124,15 +151,21 @@ export class FrameFeed {
 
   async #look(): Promise<void> {
     if (!this.#running) return;
-    if (this.#busyCalls > 0) {
-      // Never compete with a call: look again the moment it ends.
-      this.#pendingLook = true;
+    const now = performance.now();
+    const stale = now - this.#lastLook >= MAX_STALE_MS;
+    const quietFor = now - this.#lastCallEnd;
+    if (!stale && (this.#busyCalls > 0 || quietFor < QUIET_MS)) {
+      // The agent is acting: look once it has been quiet for a moment (callEnded reschedules).
+      if (this.#busyCalls === 0) this.#schedule(QUIET_MS - quietFor);
+      else this.#schedule(MAX_STALE_MS - (now - this.#lastLook));
       return;
     }
-    this.#pendingLook = false;
+    this.#lastLook = now;
     let delay = FRAME_INTERVAL_MS;
     try {
       await this.#capture();
+      // Staleness counts from the end of a look: a slow look must not make the next one "overdue".
+      this.#lastLook = performance.now();
       this.#lastError = null;
     } catch (error) {
       const message = `The desktop cannot be captured: ${(error as Error).message}`;
@@ -141,7 +174,7 @@ export class FrameFeed {
       this.#lastError = message;
       delay = 1000;
     }
-    if (this.#running && this.#timer === null && !this.#pendingLook) this.#schedule(delay);
+    if (this.#running && this.#timer === null) this.#schedule(delay);
   }
 
   async #capture(): Promise<void> {
@@ -154,15 +187,19 @@ export class FrameFeed {
     if (this.#lastPixels && samePixels(this.#lastPixels, pixels)) return;
     this.#lastPixels = pixels;
     this.#lastImage = { image, bounds: display.bounds };
-    const size = fitWithin(image.width, image.height, FRAME_MAX_WIDTH);
-    const scaled = size.width === image.width ? image : resizeRgba(image, size.width, size.height);
-    const jpeg = await encodeJpeg(scaled, QUALITY);
+    const bgrx = peekBgrx(image);
+    const yieldTo = () => this.#callsDone();
+    const scaled = image.width > FRAME_MAX_WIDTH && bgrx
+      ? await halveBgrx(bgrx, image.width, image.height, yieldTo)
+      : image;
+    if (!this.#running) return;
+    const jpeg = await encodeJpeg(scaled, QUALITY, { yieldTo });
     if (!this.#running) return;
     const frame: ViewFrame = {
       seq: ++this.#seq,
       jpeg: toBase64(jpeg),
-      width: size.width,
-      height: size.height,
+      width: scaled.width,
+      height: scaled.height,
       bounds: display.bounds,
       captured_at_ms: Date.now(),
     };
@@ -183,3 +220,35 @@ export function samePixels(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * BGRX pixels at half the width and height, as RGBA, each pixel the mean of a 2x2 block: one
+ * pass over the output, several times cheaper than a general resize of the whole screen. Goes a
+ * band of rows at a time, awaiting `yieldTo` between bands.
+ */
+export async function halveBgrx(
+  bgrx: Uint8Array,
+  width: number,
+  height: number,
+  yieldTo?: () => Promise<void> | void,
+): Promise<RawImage> {
+  const w = width >> 1, h = height >> 1;
+  const out = new Uint8Array(w * h * 4);
+  const stride = width * 4;
+  for (let y = 0; y < h; y++) {
+    if (y % HALVE_BAND_ROWS === HALVE_BAND_ROWS - 1) await yieldTo?.();
+    const row0 = y * 2 * stride, row1 = row0 + stride;
+    let o = y * w * 4;
+    for (let x = 0; x < w; x++, o += 4) {
+      const a = row0 + x * 8, b = row1 + x * 8;
+      out[o] = (bgrx[a + 2] + bgrx[a + 6] + bgrx[b + 2] + bgrx[b + 6] + 2) >> 2;
+      out[o + 1] = (bgrx[a + 1] + bgrx[a + 5] + bgrx[b + 1] + bgrx[b + 5] + 2) >> 2;
+      out[o + 2] = (bgrx[a] + bgrx[a + 4] + bgrx[b] + bgrx[b + 4] + 2) >> 2;
+      out[o + 3] = 255;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Output rows of {@linkcode halveBgrx} between two yields. */
+const HALVE_BAND_ROWS = 64;
