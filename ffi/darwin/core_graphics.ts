@@ -186,9 +186,14 @@ export const CGEventField = {
   KeyboardEventKeycode: 9,
   ScrollWheelEventDeltaAxis1: 11,
   ScrollWheelEventDeltaAxis2: 12,
-  EventTargetUnixProcessID: 39,
+  EventTargetProcessSerialNumber: 39,
+  EventTargetUnixProcessID: 40,
   EventSourceUnixProcessID: 41,
   EventSourceUserData: 42,
+  /** The window number AppKit's NSEvent bridge reads (undocumented; the reference stamps it). */
+  WindowNumber: 51,
+  /** One id shared by the events of one gesture (undocumented; the reference stamps it). */
+  GestureGroup: 58,
   MouseEventWindowUnderMousePointer: 91,
   MouseEventWindowUnderMousePointerThatCanHandleThisEvent: 92,
 } as const;

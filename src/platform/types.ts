@@ -253,6 +253,8 @@ export interface RawPointer {
   sync(): Promise<void>;
   /** Where the window system says this pointer is now; null when it cannot tell. */
   position(): Promise<Point | null>;
+  /** The native call that posted this pointer's last events, where a back end has several (named in results). */
+  via?(): string | null;
 }
 
 /**

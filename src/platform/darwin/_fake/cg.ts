@@ -7,6 +7,7 @@
  * @module
  */
 import type { CG_SYMBOLS } from "../../../../ffi/darwin/core_graphics.ts";
+import type { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { cgPoint, cgRect, readCGPoint, readCGRect } from "../../../../ffi/darwin/geometry.ts";
 import type { Rect } from "../../types.ts";
 import { bytesOf, viewOf } from "./cf.ts";
@@ -27,7 +28,7 @@ export interface ImagePayload {
 }
 
 /** A fake CGEvent: a posted event before it has a route. */
-type EventPayload = Omit<PostedEvent, "route" | "pid">;
+type EventPayload = Omit<PostedEvent, "route" | "pid" | "via" | "time">;
 
 const WINDOW_KEYS = [
   "kCGWindowNumber",
@@ -72,6 +73,35 @@ export function render(area: Rect, scale: number, windows: FakeWindow[], wallpap
   return { width, height, bytesPerRow, bytes, provider: null };
 }
 
+/** The implementation of SKYLIGHT_SYMBOLS; `present` false for a macOS without them. */
+export function fakeSkyLight(
+  heap: FakeHeap,
+  world: FakeMac,
+  present: boolean,
+): { [K in keyof typeof SKYLIGHT_SYMBOLS]?: unknown } {
+  if (!present) return { SLEventPostToPid: null, CGEventSetWindowLocation: null };
+  const event = (ref: Deno.PointerValue, api: string) =>
+    heap.deref(ref, api, ["CGEvent"]).value as EventPayload;
+  return {
+    SLEventPostToPid: (pid: number, ref: Deno.PointerValue) => {
+      const e = event(ref, "SLEventPostToPid");
+      world.deliver({
+        route: "pid",
+        pid,
+        ...e,
+        location: { ...e.location },
+        windowLocation: e.windowLocation && { ...e.windowLocation },
+        fields: { ...e.fields },
+        via: "SLEventPostToPid",
+        time: performance.now(),
+      });
+    },
+    CGEventSetWindowLocation: (ref: Deno.PointerValue, point: Uint8Array) => {
+      event(ref, "CGEventSetWindowLocation").windowLocation = readCGPoint(point);
+    },
+  };
+}
+
 /** The implementation of CG_SYMBOLS. */
 export function fakeCoreGraphics(
   heap: FakeHeap,
@@ -87,6 +117,8 @@ export function fakeCoreGraphics(
   };
   const event = (ref: Deno.PointerValue, api: string) =>
     heap.deref(ref, api, ["CGEvent"]).value as EventPayload;
+  const sourceState = (ref: Deno.PointerValue, api: string): number | null =>
+    ref === null ? null : (heap.deref(ref, api, ["CGEventSource"]).value as { state: number }).state;
   const newEvent = (api: string, fields: Partial<EventPayload>) =>
     ptr(heap.create(
       "CGEvent",
@@ -100,6 +132,8 @@ export function fakeCoreGraphics(
         text: "",
         fields: {},
         scroll: null,
+        sourceState: null,
+        windowLocation: null,
         ...fields,
       } satisfies EventPayload,
       api,
@@ -109,7 +143,16 @@ export function fakeCoreGraphics(
   };
   const post = (route: PostedEvent["route"], pid: number | null, ref: Deno.PointerValue, api: string) => {
     const e = event(ref, api);
-    world.deliver({ route, pid, ...e, location: { ...e.location }, fields: { ...e.fields } });
+    world.deliver({
+      route,
+      pid,
+      ...e,
+      location: { ...e.location },
+      windowLocation: e.windowLocation && { ...e.windowLocation },
+      fields: { ...e.fields },
+      via: api,
+      time: performance.now(),
+    });
   };
   const image = (payload: ImagePayload, api: string) => ptr(heap.create("CGImage", payload, api));
   const imagePayload = (ref: Deno.PointerValue, api: string) =>
@@ -256,6 +299,7 @@ export function fakeCoreGraphics(
     CGEventCreateMouseEvent: (src: Deno.PointerValue, type: number, point: Uint8Array, button: number) => {
       source(src, "CGEventCreateMouseEvent");
       return newEvent("CGEventCreateMouseEvent", {
+        sourceState: sourceState(src, "CGEventCreateMouseEvent"),
         type,
         location: readCGPoint(point),
         button,
@@ -264,7 +308,12 @@ export function fakeCoreGraphics(
     },
     CGEventCreateKeyboardEvent: (src: Deno.PointerValue, keyCode: number, down: boolean) => {
       source(src, "CGEventCreateKeyboardEvent");
-      return newEvent("CGEventCreateKeyboardEvent", { type: down ? 10 : 11, keyCode, keyDown: down });
+      return newEvent("CGEventCreateKeyboardEvent", {
+        sourceState: sourceState(src, "CGEventCreateKeyboardEvent"),
+        type: down ? 10 : 11,
+        keyCode,
+        keyDown: down,
+      });
     },
     CGEventCreateScrollWheelEvent2: (
       src: Deno.PointerValue,
@@ -277,6 +326,7 @@ export function fakeCoreGraphics(
       source(src, "CGEventCreateScrollWheelEvent2");
       if (count < 1 || count > 3) heap.fail("CGEventCreateScrollWheelEvent2: wheelCount must be 1..3");
       return newEvent("CGEventCreateScrollWheelEvent2", {
+        sourceState: sourceState(src, "CGEventCreateScrollWheelEvent2"),
         type: 22,
         scroll: { unit, dy: wheel1, dx: count > 1 ? wheel2 : 0 },
       });

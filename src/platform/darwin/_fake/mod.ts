@@ -17,7 +17,8 @@ import { OBJC_SYMBOLS } from "../../../../ffi/darwin/objc.ts";
 import type { Frameworks } from "../frameworks.ts";
 import { fakeAccessibility } from "./ax.ts";
 import { fakeCoreFoundation } from "./cf.ts";
-import { fakeCoreGraphics } from "./cg.ts";
+import { fakeCoreGraphics, fakeSkyLight } from "./cg.ts";
+import { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { checkedTable, type FakeCall } from "./check.ts";
 import { FakeHeap } from "./heap.ts";
 import { fakeObjc, type FakeObjcState } from "./objc.ts";
@@ -56,6 +57,8 @@ export interface FakeOptions {
   world?: FakeMac;
   /** False to leave out the private `_AXUIElementGetWindow` SPI (as a future macOS might). */
   privateWindowSpi?: boolean;
+  /** False to leave out SkyLight's SLEventPostToPid and CGEventSetWindowLocation (private API). */
+  skyLight?: boolean;
 }
 
 /** Builds the fake frameworks over a scripted Mac. */
@@ -94,6 +97,14 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
       unscripted,
     ),
     ax: checkedTable("ApplicationServices", AX_SYMBOLS, ax, heap, calls, unscripted),
+    skylight: checkedTable(
+      "SkyLight",
+      SKYLIGHT_SYMBOLS,
+      fakeSkyLight(heap, world, options.skyLight !== false),
+      heap,
+      calls,
+      unscripted,
+    ),
     objc: checkedTable("objc", OBJC_SYMBOLS, objc.impl, heap, calls, unscripted),
     appKit: checkedTable("AppKit", APPKIT_SYMBOLS, fakeAppKit(constants), heap, calls, unscripted),
     system: checkedTable(

@@ -109,7 +109,18 @@ export interface PostedEvent {
   fields: Record<number, bigint>;
   scroll: { unit: number; dy: number; dx: number } | null;
   button: number;
+  /** The CGEventSourceStateID of the event's source (null for a NULL source). */
+  sourceState: number | null;
+  /** The window-local point set with CGEventSetWindowLocation, if any. */
+  windowLocation: Point | null;
+  /** The call that posted it: CGEventPost, CGEventPostToPid or SLEventPostToPid. */
+  via: string;
+  /** When it was posted (performance.now(), ms). */
+  time: number;
 }
+
+/** Gaps AppKit's background mouse tracking needs, in ms (what the reference measured on real Macs). */
+export const APPKIT_GAPS = { moveToDown: 12, downToUp: 28 } as const;
 
 /** What the pasteboard holds: UTI → bytes or text. */
 export interface FakePasteboardItem {
@@ -184,6 +195,8 @@ export class FakeMac {
   pasteboardChangeCount = 1;
   /** Every event posted, in order. */
   readonly events: PostedEvent[] = [];
+  /** Background clicks AppKit dropped, with what the event lacked. */
+  readonly dropped: { event: PostedEvent; reason: string }[] = [];
   /** Every AX action performed: element id and action name. */
   readonly actions: { element: number; action: string }[] = [];
   /** Installed bundles the driver may launch: path → bundle facts. */
@@ -306,10 +319,60 @@ export class FakeMac {
     const global = event.route !== "pid";
     if (global && [1, 2, 3, 4, 5, 6, 7, 25, 26, 27].includes(event.type)) this.cursor = event.location;
     const pid = global ? (this.frontmost ?? -1) : event.pid!;
+    if (!global && [1, 2, 3, 4, 25, 26].includes(event.type)) {
+      const reason = this.#backgroundMouseProblem(event);
+      if (reason) {
+        this.dropped.push({ event, reason });
+        if ([1, 3, 25].includes(event.type)) this.#mouseDown = null;
+        return;
+      }
+    }
     if (event.type === 10) this.#key(pid, event);
     else if ([1, 3, 25].includes(event.type)) this.#down(event, global);
     else if ([2, 4, 26].includes(event.type)) this.#up(event, global);
     else if (event.type === 22) this.#scroll(event, global);
+  }
+
+  /**
+   * Why AppKit would ignore a mouse button event posted to a process in the background,
+   * or null when it takes it: the event must come from the HID system state, name the
+   * target pid (field 40) and the window (fields 51, 91, 92), carry the window-local
+   * point (CGEventSetWindowLocation), and follow a mouseMoved to the same point by
+   * APPKIT_GAPS.moveToDown ms (a down) or the down by APPKIT_GAPS.downToUp ms (an up).
+   */
+  #backgroundMouseProblem(event: PostedEvent): string | null {
+    if (event.sourceState !== 1) return "its source is not the HID system state";
+    if (event.fields[40] !== BigInt(event.pid ?? -1)) return "field 40 (target pid) is not the target's pid";
+    const named = event.fields[91];
+    const win = named !== undefined ? this.window(Number(named)) : undefined;
+    if (!win || win.pid !== event.pid) return "field 91 names no window of the target";
+    if (event.fields[51] !== named || event.fields[92] !== named) {
+      return "fields 51 and 92 do not name the window";
+    }
+    const local = event.windowLocation;
+    if (
+      !local || Math.abs(local.x - (event.location.x - win.bounds.x)) > 1 ||
+      Math.abs(local.y - (event.location.y - win.bounds.y)) > 1
+    ) return "it has no window-local point (CGEventSetWindowLocation)";
+    const before = this.events.slice(0, -1).filter((e) => e.route === "pid" && e.pid === event.pid);
+    if ([1, 3, 25].includes(event.type)) {
+      const moved = before.findLast((e) => [5, 6, 7, 27].includes(e.type));
+      if (
+        !moved || moved.type !== 5 || moved.location.x !== event.location.x ||
+        moved.location.y !== event.location.y
+      ) {
+        return "no mouseMoved to the same point came before the down";
+      }
+      if (event.time - moved.time < APPKIT_GAPS.moveToDown) {
+        return "the down followed the mouseMoved too soon";
+      }
+    } else {
+      const pressed = before.findLast((e) => [1, 3, 25].includes(e.type));
+      if (pressed && event.time - pressed.time < APPKIT_GAPS.downToUp) {
+        return "the up followed the down too soon";
+      }
+    }
+    return null;
   }
 
   #targetWindow(event: PostedEvent, global: boolean): FakeWindow | undefined {

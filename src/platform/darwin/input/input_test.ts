@@ -24,6 +24,44 @@ Deno.test("darwin background pointer clicks a window by posting to its process, 
   assert.deepEqual(await pointer.position(), CHECKBOX);
 });
 
+Deno.test("darwin background click carries what AppKit needs in a background window, through SkyLight", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  await pointer.button("left", true);
+  await pointer.button("left", false);
+  assert.deepEqual(world.dropped.map((d) => d.reason), [], "AppKit took every event");
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 0, "the app's checkbox toggled");
+  const [move, down, up] = world.events.filter((e) => e.pid === MAC.controls);
+  assert.deepEqual([move.type, down.type, up.type], [5, 1, 2], "a mouseMoved leads the press");
+  for (const event of [move, down, up]) {
+    assert.equal(event.via, "SLEventPostToPid");
+    assert.equal(event.sourceState, 1, "from the HID system state");
+    assert.equal(event.fields[40], BigInt(MAC.controls), "field 40 is kCGEventTargetUnixProcessID");
+    assert.equal(event.fields[51], BigInt(MAC.controlsWindow));
+    assert.equal(event.fields[58], down.fields[58], "one gesture id");
+  }
+  const frame = world.window(MAC.controlsWindow)!.bounds;
+  assert.deepEqual(down.windowLocation, { x: CHECKBOX.x - frame.x, y: CHECKBOX.y - frame.y });
+  assert.ok(down.time - move.time >= 12 && up.time - down.time >= 28, "the gaps AppKit's tracking needs");
+  assert.equal((pointer as { via?: () => string | null }).via?.(), "SLEventPostToPid");
+});
+
+Deno.test("darwin background click without SkyLight posts with CGEventPostToPid and says so", async () => {
+  await using mac = fakeMacBackend({ skyLight: false });
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  await pointer.button("left", true);
+  await pointer.button("left", false);
+  assert.ok(world.events.every((e) => e.via === "CGEventPostToPid"));
+  assert.equal((pointer as { via?: () => string | null }).via?.(), "CGEventPostToPid");
+  // Without a window-local point AppKit drops the press: the app's checkbox is unchanged.
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 1);
+  assert.match(world.dropped[0].reason, /window-local point/);
+});
+
 Deno.test("darwin pointer counts a double click in kCGMouseEventClickState", async () => {
   await using mac = fakeMacBackend();
   const pointer = await mac.backend.input.pointer("background");

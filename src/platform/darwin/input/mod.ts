@@ -1,6 +1,7 @@
 /**
- * The macOS {@linkcode InputBackend}. Background input is posted to one process with
- * `CGEventPostToPid` (the user's pointer and frontmost app are untouched); global input
+ * The macOS {@linkcode InputBackend}. Background input is posted to one process
+ * (`events.ts`: SkyLight's `SLEventPostToPid`, else `CGEventPostToPid`; the user's
+ * pointer and frontmost app are untouched); global input
  * is posted at the HID tap inside a foreground transaction: activate the target,
  * confirm it is frontmost, act, then restore the previous app and the pointer.
  *
@@ -83,7 +84,9 @@ export class DarwinInput implements InputBackend {
   /** The process and window a background event at `point` goes to: the topmost window there. */
   #backgroundRouteAt(point: Point): EventRoute | null {
     const top = this.#topmostAt(point);
-    return top ? { kind: "pid", pid: top.pid, windowId: top.id } : null;
+    return top
+      ? { kind: "pid", pid: top.pid, windowId: top.id, origin: { x: top.bounds.x, y: top.bounds.y } }
+      : null;
   }
 
   #topmostAt(point: Point): WindowRow | null {
