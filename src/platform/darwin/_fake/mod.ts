@@ -73,7 +73,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     key: heap.constant("Callbacks", "key", "kCFTypeDictionaryKeyCallBacks"),
     value: heap.constant("Callbacks", "value", "kCFTypeDictionaryValueCallBacks"),
   };
-  const runLoop = { count: 0 };
+  const runLoop = { count: 0, world };
   const objc = fakeObjc(heap, constants, world, runLoop);
   const ax = {
     ...fakeAccessibility(heap, constants, world),

@@ -97,7 +97,7 @@ export function fakeObjc(
   // the main run loop: a process that never runs it keeps its first view.
   let view: { tick: number; apps: FakeApp[]; frontmost: number | null } | null = null;
   const workspaceView = () => {
-    if (!view || view.tick !== runLoop.count) {
+    if (!view || (view.tick !== runLoop.count && world.runLoopSources === 0)) {
       view = {
         tick: runLoop.count,
         apps: world.apps.filter((a) => !a.terminated),

@@ -168,6 +168,7 @@ export function fakeSystem(
       return find(pid) ? 0 : -1;
     },
     getuid: () => world.uid,
+    pthread_main_np: () => world.mainThread ? 1 : 0,
   };
 }
 

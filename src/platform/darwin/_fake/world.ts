@@ -185,6 +185,14 @@ export class FakeMac {
   screenCaptureAllowed = true;
   /** False where the OS removed CGWindowListCreateImage/CGDisplayCreateImage (macOS 15+ SDK builds). */
   legacyCaptureAvailable = true;
+  /** False when the driver runs off the process's main thread (in a Worker). */
+  mainThread = true;
+  /**
+   * Run loop sources ready on the main thread: NSWorkspace notifications not yet handled
+   * (a launch posts two, an activation and a termination one each). NSWorkspace's view of
+   * the apps is current only once all are handled; CFRunLoopRunInMode handles one per call.
+   */
+  runLoopSources = 0;
   /** False over SSH without a logged-in console session. */
   consoleSession = true;
   productVersion = "14.6.1";
@@ -242,6 +250,7 @@ export class FakeMac {
   activate(pid: number): boolean {
     const app = this.app(pid);
     if (!app || app.activationPolicy === 2) return false;
+    if (this.frontmost !== pid) this.runLoopSources++;
     this.frontmost = pid;
     const mine = this.windows.filter((w) => w.pid === pid && w.layer === 0);
     const rest = this.windows.filter((w) => !(w.pid === pid && w.layer === 0));
@@ -463,6 +472,7 @@ export class FakeMac {
     });
     adopt(ax, [win]);
     this.apps.push(app);
+    this.runLoopSources += 2; // NSWorkspaceWillLaunchApplication, NSWorkspaceDidLaunchApplication
     this.windows.push({
       id,
       pid,
@@ -485,6 +495,7 @@ export class FakeMac {
     if (!app) return this.daemons.delete(pid);
     app.terminated = true;
     app.status = "zombie";
+    this.runLoopSources++; // NSWorkspaceDidTerminateApplication
     for (const node of this.elements(app.ax)) node.alive = false;
     this.windows = this.windows.filter((w) => w.pid !== pid);
     if (this.frontmost === pid) this.frontmost = null;
