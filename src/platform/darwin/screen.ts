@@ -198,6 +198,7 @@ export class DarwinScreen implements ScreenBackend {
       height: Number(cg.CGImageGetHeight(image)),
       bytesPerRow: Number(cg.CGImageGetBytesPerRow(image)),
       bitsPerPixel: Number(cg.CGImageGetBitsPerPixel(image)),
+      bitsPerComponent: Number(cg.CGImageGetBitsPerComponent(image)),
       bitmapInfo: cg.CGImageGetBitmapInfo(image),
     });
   }

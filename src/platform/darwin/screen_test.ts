@@ -83,3 +83,15 @@ Deno.test("darwin screen answers window_stale and display_unavailable for what d
   assert.equal((await mac.backend.screen.captureWindow(999_999).catch((e) => e)).code, "window_stale");
   assert.equal((await mac.backend.screen.captureDisplay("7").catch((e) => e)).code, "display_unavailable");
 });
+
+Deno.test("darwin screen decodes a 10-bit and a half-float (HDR) display's captures", async () => {
+  for (const format of ["rgb10", "rgba16f"] as const) {
+    await using mac = fakeMacBackend();
+    mac.fake.world.captureFormat = format;
+    const { image } = await mac.backend.screen.captureWindow(MAC.textEditWindow);
+    assert.equal(image.width, 1600, format);
+    // TextEdit's (10, 120, 230), within one step of 8-bit rounding.
+    const [r, g, b, a] = pixel(image, 400, 400);
+    assert.ok(Math.abs(r - 10) <= 1 && Math.abs(g - 120) <= 1 && Math.abs(b - 230) <= 1 && a === 255, format);
+  }
+});

@@ -25,6 +25,48 @@ export interface ImagePayload {
   bytesPerRow: number;
   bytes: Uint8Array;
   provider: FakeObject | null;
+  bitsPerPixel?: number;
+  bitsPerComponent?: number;
+  bitmapInfo?: number;
+}
+
+/**
+ * Re-encodes a rendered BGRA image in the layout a display of `format` gives:
+ * "rgb10" (kCGImagePixelFormatRGB101010, skip-first, 32-bit little-endian words, as a
+ * wide-gamut display in 10-bit mode) or "rgba16f" (half-float RGBA, 16-bit little-endian,
+ * premultiplied last, as an HDR display).
+ */
+export function encodeAs(payload: ImagePayload, format: "bgra8" | "rgb10" | "rgba16f"): ImagePayload {
+  if (format === "bgra8") return payload;
+  const { width, height } = payload;
+  const source = new DataView(payload.bytes.buffer, payload.bytes.byteOffset);
+  const pixelBytes = format === "rgb10" ? 4 : 8;
+  const bytesPerRow = Math.ceil((width * pixelBytes) / 64) * 64;
+  const bytes = new Uint8Array(bytesPerRow * height);
+  const out = new DataView(bytes.buffer);
+  const half = (value: number) => {
+    // 0..1 to IEEE half (normal numbers only; 0 exactly).
+    if (value === 0) return 0;
+    const exponent = Math.floor(Math.log2(value));
+    const fraction = Math.round((value / 2 ** exponent - 1) * 1024);
+    return ((exponent + 15) << 10) | fraction;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = y * payload.bytesPerRow + x * 4;
+      const [b, g, r, a] = [0, 1, 2, 3].map((i) => source.getUint8(at + i));
+      const to = y * bytesPerRow + x * pixelBytes;
+      if (format === "rgb10") {
+        const ten = (v: number) => Math.round((v * 1023) / 255);
+        out.setUint32(to, ((ten(r) << 20) | (ten(g) << 10) | ten(b)) >>> 0, true);
+      } else {
+        [r, g, b, a].forEach((v, i) => out.setUint16(to + i * 2, half(v / 255), true));
+      }
+    }
+  }
+  return format === "rgb10"
+    ? { ...payload, bytes, bytesPerRow, bitsPerPixel: 32, bitsPerComponent: 10, bitmapInfo: 0x32006 }
+    : { ...payload, bytes, bytesPerRow, bitsPerPixel: 64, bitsPerComponent: 16, bitmapInfo: 0x1101 };
 }
 
 /** A fake CGEvent: a posted event before it has a route. */
@@ -154,7 +196,8 @@ export function fakeCoreGraphics(
       time: performance.now(),
     });
   };
-  const image = (payload: ImagePayload, api: string) => ptr(heap.create("CGImage", payload, api));
+  const image = (payload: ImagePayload, api: string) =>
+    ptr(heap.create("CGImage", encodeAs(payload, world.captureFormat), api));
   const imagePayload = (ref: Deno.PointerValue, api: string) =>
     heap.deref(ref, api, ["CGImage"]).value as ImagePayload;
 
@@ -270,9 +313,13 @@ export function fakeCoreGraphics(
     CGImageGetHeight: (ref: Deno.PointerValue) => BigInt(imagePayload(ref, "CGImageGetHeight").height),
     CGImageGetBytesPerRow: (ref: Deno.PointerValue) =>
       BigInt(imagePayload(ref, "CGImageGetBytesPerRow").bytesPerRow),
-    CGImageGetBitsPerPixel: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitsPerPixel"), 32n),
-    // kCGImageAlphaPremultipliedFirst (2) | kCGBitmapByteOrder32Little (2 << 12)
-    CGImageGetBitmapInfo: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitmapInfo"), 0x2002),
+    CGImageGetBitsPerPixel: (ref: Deno.PointerValue) =>
+      BigInt(imagePayload(ref, "CGImageGetBitsPerPixel").bitsPerPixel ?? 32),
+    CGImageGetBitsPerComponent: (ref: Deno.PointerValue) =>
+      BigInt(imagePayload(ref, "CGImageGetBitsPerComponent").bitsPerComponent ?? 8),
+    // By default kCGImageAlphaPremultipliedFirst (2) | kCGBitmapByteOrder32Little (2 << 12)
+    CGImageGetBitmapInfo: (ref: Deno.PointerValue) =>
+      imagePayload(ref, "CGImageGetBitmapInfo").bitmapInfo ?? 0x2002,
     CGImageGetDataProvider: (ref: Deno.PointerValue) => {
       const object = heap.deref(ref, "CGImageGetDataProvider", ["CGImage"]);
       const payload = object.value as ImagePayload;

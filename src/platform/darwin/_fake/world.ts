@@ -193,6 +193,8 @@ export class FakeMac {
    * the apps is current only once all are handled; CFRunLoopRunInMode handles one per call.
    */
   runLoopSources = 0;
+  /** The layout captures come in: the usual BGRA, or a 10-bit or half-float (HDR) display's. */
+  captureFormat: "bgra8" | "rgb10" | "rgba16f" = "bgra8";
   /** False over SSH without a logged-in console session. */
   consoleSession = true;
   productVersion = "14.6.1";
