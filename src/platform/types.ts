@@ -408,6 +408,8 @@ export interface PermissionCheck {
 export interface PermissionPrompts {
   /** The grants whose system prompt was raised ("accessibility", "screen_recording"); empty when none was missing. */
   prompted: string[];
+  /** What the person should know about grants that may not have prompted (shown after the prompts). */
+  notes?: string[];
 }
 
 /** One platform check of health_report. */

@@ -67,7 +67,10 @@ export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend
       return darwinPermissions(ctx);
     },
     requestPermissions(): Promise<PermissionPrompts> {
-      return settled(() => ({ prompted: requestPermissions(ctx).prompted }));
+      return settled(() => {
+        const { prompted, notes } = requestPermissions(ctx);
+        return { prompted, notes };
+      });
     },
     health(names: readonly string[]): Promise<HealthCheck[]> {
       return darwinHealth({ ctx, ax, screen }, names);

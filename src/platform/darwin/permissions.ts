@@ -49,7 +49,7 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
           : "Accessibility is not granted: no accessibility tree, element actions or input",
         remedy: trusted
           ? null
-          : `grant Accessibility to ${grantee()} in System Settings → Privacy & Security → ` +
+          : `grant Accessibility to ${grantee(ctx)} in System Settings → Privacy & Security → ` +
             `Accessibility: open "${SETTINGS_PANE.accessibility}", then restart the driver`,
         data: { settings_url: SETTINGS_PANE.accessibility, api: "AXIsProcessTrusted" },
       },
@@ -62,8 +62,11 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
           ? "Screen Recording is granted: screenshots and window titles work"
           : "Screen Recording is not granted: no screenshots, and window titles are hidden",
         remedy: capture === false
-          ? `grant Screen Recording to ${grantee()} in System Settings → Privacy & Security → Screen & System ` +
-            `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver`
+          ? `grant Screen Recording to ${
+            grantee(ctx)
+          } in System Settings → Privacy & Security → Screen & System ` +
+            `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver (macOS shows ` +
+            "its prompt once per app: after that only System Settings changes it)"
           : null,
         data: { settings_url: SETTINGS_PANE.screenRecording, api: "CGPreflightScreenCaptureAccess" },
       },
@@ -118,17 +121,20 @@ function clipboardCheck(ctx: DarwinContext): PermissionCheck {
 
 /**
  * Raises the system prompts for the missing grants (Accessibility through
- * AXIsProcessTrustedWithOptions, Screen Recording through CGRequestScreenCaptureAccess).
+ * AXIsProcessTrustedWithOptions, Screen Recording through CGRequestScreenCaptureAccess,
+ * whose prompt macOS shows once per app: a request is reported in `notes`, not as a
+ * raised prompt, since nothing tells whether one appeared).
  * Only for a person at a trusted host (`cua-driver permissions grant`), never for an
  * agent's tool call.
  *
- * @returns What was already granted and which prompts were raised.
+ * @returns What is granted now, which prompts were raised, and notes for the person.
  */
 export function requestPermissions(
   ctx: DarwinContext,
-): { accessibility: boolean; screenRecording: boolean | null; prompted: string[] } {
+): { accessibility: boolean; screenRecording: boolean | null; prompted: string[]; notes: string[] } {
   const { cf, fw } = ctx;
   const prompted: string[] = [];
+  const notes: string[] = [];
   let accessibility = fw.ax.AXIsProcessTrusted();
   if (!accessibility) {
     const key = fw.ax.kAXTrustedCheckOptionPrompt;
@@ -141,8 +147,16 @@ export function requestPermissions(
   }
   let screenRecording = screenCaptureAllowed(ctx);
   if (screenRecording === false && fw.cg.CGRequestScreenCaptureAccess !== null) {
+    // macOS shows this prompt once per app; later requests return false without one, and
+    // nothing tells which happened: so it is not reported as a raised prompt.
     screenRecording = fw.cg.CGRequestScreenCaptureAccess();
-    prompted.push("screen_recording");
+    if (!screenRecording) {
+      notes.push(
+        `Screen Recording was requested for ${grantee(ctx)}. macOS shows that prompt once per app: if it ` +
+          "was answered or dismissed before, no prompt appeared now; allow it in System Settings → Privacy " +
+          `& Security → Screen & System Audio Recording (open "${SETTINGS_PANE.screenRecording}").`,
+      );
+    }
   }
-  return { accessibility, screenRecording, prompted };
+  return { accessibility, screenRecording, prompted, notes };
 }

@@ -405,7 +405,9 @@ export function fakeCoreGraphics(
     },
     CGPreflightScreenCaptureAccess: () => world.screenCaptureAllowed,
     CGRequestScreenCaptureAccess: () => {
-      world.promptsShown.push("screen_capture");
+      // macOS asks each app once; later requests answer without a prompt.
+      if (!world.screenCaptureAsked) world.promptsShown.push("screen_capture");
+      world.screenCaptureAsked = true;
       return world.screenCaptureAllowed;
     },
     CGPreflightPostEventAccess: () => world.accessibilityTrusted,

@@ -198,6 +198,15 @@ export class FakeMac {
   /** False over SSH without a logged-in console session. */
   consoleSession = true;
   productVersion = "14.6.1";
+  /** True once the responsible app was asked for Screen Recording (macOS asks each app once). */
+  screenCaptureAsked = false;
+  /**
+   * Parent pids that differ from launchd's (1), by pid. Naming the driver's own pid
+   * (Deno.pid) here puts the driver process in the process table, started by that parent.
+   */
+  parents = new Map<number, number>();
+  /** Executable paths of processes that are neither apps nor daemons (a shell, node), by pid. */
+  tools = new Map<number, string>();
   /** Permission prompts the driver raised ("accessibility", "screen_capture"). */
   readonly promptsShown: string[] = [];
   uid = 501;
