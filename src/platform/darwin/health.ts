@@ -9,6 +9,7 @@
 import { asDriverError } from "../../core/errors.ts";
 import type { HealthCheck } from "../types.ts";
 import type { AxClient } from "./ax_client.ts";
+import { sysctlString } from "./os_version.ts";
 import type { DarwinContext } from "./context.ts";
 import { consoleSession } from "./permissions.ts";
 import type { DarwinScreen } from "./screen.ts";
@@ -54,15 +55,7 @@ export async function darwinHealth(deps: DarwinHealthDeps, names: readonly strin
 
 /** macOS facts: product version, build and model (sysctl). */
 export function macFacts(ctx: DarwinContext): Record<string, string | null> {
-  const read = (name: string): string | null => {
-    const length = new BigUint64Array([256n]);
-    const buffer = new Uint8Array(256);
-    if (ctx.fw.system.sysctlbyname(new TextEncoder().encode(name + "\0"), buffer, length, null, 0n) !== 0) {
-      return null;
-    }
-    const end = buffer.indexOf(0);
-    return new TextDecoder().decode(buffer.subarray(0, end < 0 ? Number(length[0]) : end));
-  };
+  const read = (name: string): string | null => sysctlString(ctx, name);
   return {
     product_version: read("kern.osproductversion"),
     build: read("kern.osversion"),

@@ -10,6 +10,9 @@ import { DriverError } from "../../core/errors.ts";
 import type { PermissionCheck } from "../types.ts";
 import type { DarwinContext } from "./context.ts";
 import { grantee, screenCaptureAllowed, SETTINGS_PANE } from "./tcc.ts";
+import { macOSMajor } from "./os_version.ts";
+import { captureRoute, CG_CAPTURE_REMOVED_IN } from "./screen.ts";
+import { SCREENCAPTURE } from "./screencapture.ts";
 import { settled } from "./settled.ts";
 
 /** The checks, in report order. */
@@ -35,7 +38,10 @@ export function consoleSession(ctx: DarwinContext): { onConsole: boolean; user: 
 }
 
 /** Runs every check; a missing facility is a failed check, never a throw. */
-export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]> {
+export function darwinPermissions(
+  ctx: DarwinContext,
+  route?: () => ReturnType<typeof captureRoute>,
+): Promise<PermissionCheck[]> {
   return settled(() => {
     const trusted = ctx.fw.ax.AXIsProcessTrusted();
     const capture = screenCaptureAllowed(ctx);
@@ -84,20 +90,46 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
             "over SSH, start the driver from that session (a launch agent) and reach it through its daemon socket",
         data: { api: "CGSessionCopyCurrentDictionary" },
       },
-      {
-        name: "capture_api",
-        ok: ctx.fw.cg.CGWindowListCreateImage !== null && ctx.fw.cg.CGDisplayCreateImage !== null,
-        detail: ctx.fw.cg.CGWindowListCreateImage !== null
-          ? "CGDisplayCreateImage and CGWindowListCreateImage are available"
-          : "This macOS removed CGWindowListCreateImage/CGDisplayCreateImage (ScreenCaptureKit only)",
-        remedy: ctx.fw.cg.CGWindowListCreateImage !== null
-          ? null
-          : "none yet: the driver does not call ScreenCaptureKit; screenshots are refused with unsupported_platform",
-      },
+      captureCheck(ctx, route ? route() : captureRoute(ctx, screencaptureInstalled())),
       clipboardCheck(ctx),
     ];
     return checks;
   });
+}
+
+function screencaptureInstalled(): boolean {
+  try {
+    return Deno.statSync(SCREENCAPTURE).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Which capture calls this macOS has, and which the driver uses. */
+export function captureCheck(ctx: DarwinContext, route: ReturnType<typeof captureRoute>): PermissionCheck {
+  const { cg } = ctx.fw;
+  const exported = cg.CGWindowListCreateImage !== null && cg.CGDisplayCreateImage !== null;
+  const major = macOSMajor(ctx);
+  const detail = route === "coregraphics"
+    ? "Capture uses CGWindowListCreateImage and CGDisplayCreateImage"
+    : route === "screencapture" && exported
+    ? `macOS ${major}: CGWindowListCreateImage/CGDisplayCreateImage are removed from the macOS ` +
+      `${CG_CAPTURE_REMOVED_IN} SDK but still exported (dlsym finds them), and calling them makes macOS ask ` +
+      "the user every month to let the driver bypass the system private window picker; the driver does " +
+      `not call them and captures through ${SCREENCAPTURE} (ScreenCaptureKit, under the same Screen ` +
+      "Recording grant)"
+    : route === "screencapture"
+    ? `This macOS removed CGWindowListCreateImage/CGDisplayCreateImage; capture goes through ${SCREENCAPTURE}`
+    : `This macOS has neither CGWindowListCreateImage/CGDisplayCreateImage nor ${SCREENCAPTURE}`;
+  return {
+    name: "capture_api",
+    ok: route !== null,
+    detail,
+    remedy: route === null
+      ? "none: the driver does not call ScreenCaptureKit itself; screenshots are refused with unsupported_platform"
+      : null,
+    data: { route, exported, macos_major: major },
+  };
 }
 
 function clipboardCheck(ctx: DarwinContext): PermissionCheck {

@@ -10,6 +10,7 @@ import type { CG_SYMBOLS } from "../../../../ffi/darwin/core_graphics.ts";
 import type { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { cgPoint, cgRect, readCGPoint, readCGRect } from "../../../../ffi/darwin/geometry.ts";
 import type { Rect } from "../../types.ts";
+import { encodePng } from "../../../core/image/png.ts";
 import { bytesOf, viewOf } from "./cf.ts";
 import type { FakeHeap, FakeObject } from "./heap.ts";
 import { type CFable, type CFConstants, type DictPayload, fromCF, toCF } from "./values.ts";
@@ -113,6 +114,71 @@ export function render(area: Rect, scale: number, windows: FakeWindow[], wallpap
     if (visible) fill(win.bounds, win.color, 255);
   }
   return { width, height, bytesPerRow, bytes, provider: null };
+}
+
+/**
+ * The fake Mac's `/usr/sbin/screencapture`: `-l <id>` (with `-o`) writes the window's own
+ * pixels, `-D <n>` display n (1 = main) as the window server composes it, each as a PNG;
+ * without Screen Recording, or for a window it shows no pixels of, it writes nothing and fails
+ * as the real tool does ("could not create image from window").
+ */
+export function fakeScreencapture(world: FakeMac): {
+  run: (program: string, args: readonly string[]) => Promise<{ code: number; stderr: string }>;
+  installed: () => boolean;
+  calls: string[][];
+} {
+  const calls: string[][] = [];
+  const scaleAt = (rect: Rect) => {
+    const hit = world.displays.find((d) => intersect(d.bounds, rect)) ?? world.displays[0];
+    return hit.pixelWidth / hit.bounds.width;
+  };
+  const flag = (args: readonly string[], name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  return {
+    calls,
+    installed: () => world.screencaptureInstalled,
+    async run(program, args) {
+      calls.push([program, ...args]);
+      if (program !== "/usr/sbin/screencapture") return { code: 127, stderr: `${program}: not found` };
+      const file = args.at(-1)!;
+      if (flag(args, "-t") !== "png") return { code: 1, stderr: "screencapture: the fake writes PNG only" };
+      let payload: ImagePayload;
+      const windowId = flag(args, "-l");
+      if (windowId !== undefined) {
+        const win = world.window(Number(windowId));
+        if (!win || !world.screenCaptureAllowed || win.unreadable) {
+          return { code: 1, stderr: "could not create image from window" };
+        }
+        payload = render(win.bounds, scaleAt(win.bounds), [win], false);
+      } else {
+        const display = world.displays[Number(flag(args, "-D") ?? "1") - 1];
+        if (!display) return { code: 1, stderr: "Invalid display specified" };
+        const windows = world.screenCaptureAllowed ? world.windows.filter((w) => w.onScreen) : [];
+        payload = render(display.bounds, display.pixelWidth / display.bounds.width, windows, true);
+      }
+      // BGRA rows to packed RGBA.
+      const rgba = new Uint8Array(payload.width * payload.height * 4);
+      for (let y = 0; y < payload.height; y++) {
+        for (let x = 0; x < payload.width; x++) {
+          const from = y * payload.bytesPerRow + x * 4;
+          const to = (y * payload.width + x) * 4;
+          rgba.set([
+            payload.bytes[from + 2],
+            payload.bytes[from + 1],
+            payload.bytes[from],
+            payload.bytes[from + 3],
+          ], to);
+        }
+      }
+      await Deno.writeFile(
+        file,
+        await encodePng({ width: payload.width, height: payload.height, data: rgba }),
+      );
+      return { code: 0, stderr: "" };
+    },
+  };
 }
 
 /** The implementation of SKYLIGHT_SYMBOLS; `present` false for a macOS without them. */
@@ -292,9 +358,20 @@ export function fakeCoreGraphics(
     CGWindowListCreateImage: world.legacyCaptureAvailable
       ? (rect: Uint8Array, option: number, windowId: number, _imageOption: number) => {
         const api = "CGWindowListCreateImage";
+        if (Number.parseInt(world.productVersion, 10) >= 15) world.bypassPrompts++;
         const requested = readCGRect(rect);
         const win = world.window(windowId);
         if (option & 8 && !win) return null;
+        if (win?.unreadable === "empty") {
+          return image(
+            { width: 0, height: 0, bytesPerRow: 0, bytes: new Uint8Array(0), provider: null },
+            api,
+          );
+        }
+        if (win?.unreadable === "transparent") {
+          const blank = render(win.bounds, scaleAt(win.bounds), [], false);
+          return image(blank, api);
+        }
         const area = Number.isFinite(requested.x) ? requested : win!.bounds;
         const allowed = world.screenCaptureAllowed ? [win!] : [];
         // Without Screen Recording access the window server leaves other apps' windows out.
@@ -303,6 +380,7 @@ export function fakeCoreGraphics(
       : null,
     CGDisplayCreateImage: world.legacyCaptureAvailable
       ? (id: number) => {
+        if (Number.parseInt(world.productVersion, 10) >= 15) world.bypassPrompts++;
         const d = display(id);
         if (!d) return null;
         const windows = world.screenCaptureAllowed ? world.windows.filter((w) => w.onScreen) : [];

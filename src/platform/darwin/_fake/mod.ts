@@ -17,7 +17,7 @@ import { OBJC_SYMBOLS } from "../../../../ffi/darwin/objc.ts";
 import type { Frameworks } from "../frameworks.ts";
 import { fakeAccessibility } from "./ax.ts";
 import { fakeCoreFoundation } from "./cf.ts";
-import { fakeCoreGraphics, fakeSkyLight } from "./cg.ts";
+import { fakeCoreGraphics, fakeScreencapture, fakeSkyLight } from "./cg.ts";
 import { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { checkedTable, type FakeCall } from "./check.ts";
 import { FakeHeap } from "./heap.ts";
@@ -40,6 +40,8 @@ export interface FakeFrameworks {
   objc: FakeObjcState;
   /** Every framework call, in order. */
   calls: FakeCall[];
+  /** The fake Mac's screencapture tool (pass it to createDarwinBackend), and its calls. */
+  screencapture: ReturnType<typeof fakeScreencapture>;
   /** Symbols of the real tables the fake has no implementation for (calling one fails the test). */
   unscripted: string[];
   /** Calls of one symbol. */
@@ -125,6 +127,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     world,
     heap,
     objc: objc.state,
+    screencapture: fakeScreencapture(world),
     calls,
     unscripted,
     callsOf: (symbol) => calls.filter((call) => call.symbol === symbol),

@@ -57,6 +57,8 @@ export interface FakeWindow {
   color: [number, number, number];
   /** Its AXWindow element, if it has one. */
   ax: FakeElement | null;
+  /** What a capture of it gives when the window server shows it no pixels ("empty" 0x0, "transparent"). */
+  unreadable?: "empty" | "transparent";
 }
 
 /** One node of an app's accessibility tree. */
@@ -195,6 +197,8 @@ export class FakeMac {
   runLoopSources = 0;
   /** The layout captures come in: the usual BGRA, or a 10-bit or half-float (HDR) display's. */
   captureFormat: "bgra8" | "rgb10" | "rgba16f" = "bgra8";
+  /** False where /usr/sbin/screencapture is missing. */
+  screencaptureInstalled = true;
   /** False over SSH without a logged-in console session. */
   consoleSession = true;
   productVersion = "14.6.1";
@@ -207,6 +211,11 @@ export class FakeMac {
   parents = new Map<number, number>();
   /** Executable paths of processes that are neither apps nor daemons (a shell, node), by pid. */
   tools = new Map<number, string>();
+  /**
+   * Times macOS 15+ asked the user to let the driver "bypass the system private window picker"
+   * (the monthly prompt a CGWindowListCreateImage/CGDisplayCreateImage call raises there).
+   */
+  bypassPrompts = 0;
   /** Permission prompts the driver raised ("accessibility", "screen_capture"). */
   readonly promptsShown: string[] = [];
   uid = 501;
