@@ -7,6 +7,7 @@
  */
 import { NSApplicationActivationOptions, NSWorkspaceLaunchOptions } from "../../../ffi/darwin/app_kit.ts";
 import { CFRunLoopRunResult } from "../../../ffi/darwin/core_foundation.ts";
+import { macOSMajor } from "./os_version.ts";
 import { DriverError } from "../../core/errors.ts";
 import { outCell, type Owned, readOut } from "./cf.ts";
 import type { DarwinContext } from "./context.ts";
@@ -111,8 +112,17 @@ export function frontmostPid(ctx: DarwinContext): number | null {
   });
 }
 
-/** Asks an application to become active (with all its windows); false when macOS refused. */
+/** The first macOS that activates cooperatively: it ignores activation requests from a background process. */
+export const COOPERATIVE_ACTIVATION_SINCE = 14;
+
+/**
+ * Asks an application to become active (with all its windows); false when macOS refused,
+ * and false without asking on macOS 14 and later, which ignores such a request from a
+ * process that is not itself active (NSApplicationActivateIgnoringOtherApps is deprecated
+ * there and has no effect): there only Accessibility (AXFrontmost) activates another app.
+ */
 export function activateApp(ctx: DarwinContext, pid: number): boolean {
+  if ((macOSMajor(ctx) ?? 0) >= COOPERATIVE_ACTIVATION_SINCE) return false;
   return ctx.objc.pool(() => {
     const app = ctx.objc.send.msgSend_id_i32(
       ctx.objc.cls("NSRunningApplication"),

@@ -38,6 +38,8 @@ export interface FakeObjcState {
   launches: { path: string; options: bigint; arguments: string[]; urls?: string[] }[];
   /** True to make -[NSRunningApplication activateWithOptions:] refuse (macOS 14 cooperative activation). */
   refuseActivation: boolean;
+  /** The options of every -[NSRunningApplication activateWithOptions:] call, in order. */
+  activations: bigint[];
 }
 
 /** The implementation of OBJC_SYMBOLS, and its state. */
@@ -52,7 +54,12 @@ export function fakeObjc(
   const selectors = new Map<string, FakeObject>();
   const pools: { token: FakeObject; objects: FakeObject[] }[] = [];
   const appObjects = new Map<number, FakeObject>();
-  const state: FakeObjcState = { poolDepth: () => pools.length, launches: [], refuseActivation: false };
+  const state: FakeObjcState = {
+    poolDepth: () => pools.length,
+    launches: [],
+    refuseActivation: false,
+    activations: [],
+  };
 
   const cls = (name: string) => {
     let object = classes.get(name);
@@ -212,7 +219,12 @@ export function fakeObjc(
       },
       "activateWithOptions:": {
         alias: "msgSend_bool_u64",
-        run: (self) => !state.refuseActivation && world.activate(app(self).pid),
+        run: (self, [options]) => {
+          state.activations.push(BigInt(options as bigint));
+          // macOS 14+ activates cooperatively: a request from a process that is not active is ignored.
+          if (Number.parseInt(world.productVersion, 10) >= 14) return true;
+          return !state.refuseActivation && world.activate(app(self).pid);
+        },
       },
       forceTerminate: { alias: "msgSend_bool", run: (self) => world.kill(app(self).pid) },
     },

@@ -290,6 +290,25 @@ export class FakeMac {
     this.windows = [...above, ...this.windows.filter((w) => w.layer <= 0)];
   }
 
+  /**
+   * Puts a window in front of its app's other windows without activating the app (what
+   * making a window main does): it takes the place of the app's frontmost window. Each
+   * change of the list's order is counted in {@linkcode restacks}.
+   */
+  orderFrontInApp(windowId: number): void {
+    const win = this.window(windowId);
+    if (!win) return;
+    const first = this.windows.findIndex((w) => w.pid === win.pid && w.layer === win.layer);
+    const at = this.windows.indexOf(win);
+    if (first < 0 || first === at) return;
+    this.windows.splice(at, 1);
+    this.windows.splice(first, 0, win);
+    this.restacks++;
+  }
+
+  /** Times a window's place in the window list changed without an activation (orderFrontInApp). */
+  restacks = 0;
+
   /** The topmost on-screen layer-0 window at a point. */
   windowAt(point: Point): FakeWindow | undefined {
     return this.windows.find((w) => w.onScreen && w.layer >= 0 && w.alpha > 0 && contains(w.bounds, point));

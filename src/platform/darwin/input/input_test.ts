@@ -218,3 +218,63 @@ Deno.test("darwin releaseAll leaves extra pointers holding their buttons until c
   await extra.close();
   assert.equal(mac.fake.world.events.at(-1)!.type, 2);
 });
+
+Deno.test("darwin background keys never reorder windows: a window that is not its app's main is refused", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  // TextEdit's second document, Notes.txt, is open behind Untitled.rtf; Controls is frontmost.
+  const notes = world.window(MAC.textEditMinimized)!;
+  notes.onScreen = true;
+  notes.ax!.extra.AXMinimized = false;
+  world.activate(MAC.controls);
+  const order = world.windows.map((w) => w.id);
+  const keyboard = await mac.backend.input.keyboard("background");
+  const error = await mac.backend.input.withBackgroundKeyboard(
+    MAC.textEditMinimized,
+    () => keyboard.typeText("x"),
+  )
+    .catch((e) => e);
+  assert.equal(error.code, "background_unavailable");
+  assert.match(error.message, /not the main window/);
+  assert.equal(world.events.length, 0, "nothing was sent");
+  // Typing into the main window needs no AXMain write at all.
+  await mac.backend.input.withBackgroundKeyboard(MAC.textEditWindow, () => keyboard.typeText("y"));
+  assert.match(String(world.app(MAC.textEdit)!.focused!.value), /y/);
+  assert.equal(world.restacks, 0, "no window changed its place in the window list");
+  assert.deepEqual(world.windows.map((w) => w.id), order);
+  assert.equal(world.frontmost, MAC.controls, "the user's frontmost app kept focus");
+});
+
+Deno.test("darwin foreground on macOS 14 without Accessibility refuses at once, asking nothing macOS ignores", async () => {
+  await using mac = fakeMacBackend();
+  mac.fake.world.accessibilityTrusted = false;
+  assert.equal(mac.fake.world.productVersion.split(".")[0], "14");
+  let ran = false;
+  const error = await mac.backend.input.withForeground(MAC.controlsWindow, () => {
+    ran = true;
+    return Promise.resolve();
+  }).catch((e) => e);
+  assert.equal(error.code, "foreground_unavailable");
+  assert.equal(error.data.permission, "accessibility");
+  assert.match(error.message, /macOS 14 ignores activation requests from a background process/);
+  assert.equal(ran, false);
+  assert.deepEqual(
+    mac.fake.objc.activations,
+    [],
+    "no deprecated NSApplicationActivateIgnoringOtherApps request",
+  );
+  assert.equal(mac.fake.world.frontmost, MAC.textEdit);
+});
+
+Deno.test("darwin foreground on macOS 14 activates through AXFrontmost and AXRaise, confirmed", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  let frontmostInside: number | null = null;
+  await mac.backend.input.withForeground(MAC.controlsWindow, () => {
+    frontmostInside = world.frontmost;
+    return Promise.resolve();
+  });
+  assert.equal(frontmostInside, MAC.controls);
+  assert.equal(world.frontmost, MAC.textEdit, "the previous app is frontmost again");
+  assert.deepEqual(mac.fake.objc.activations, [], "NSRunningApplication was not asked");
+});
