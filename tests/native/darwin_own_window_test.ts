@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { CGRECT, cgRect } from "../../ffi/darwin/geometry.ts";
 import { createDarwinBackend } from "../../src/platform/darwin/mod.ts";
 import { systemFrameworks } from "../../src/platform/darwin/frameworks.ts";
+import { CoreFoundation } from "../../src/platform/darwin/cf.ts";
 import { cell, skipped } from "./_report.ts";
 
 const darwin = Deno.build.os === "darwin";
@@ -73,6 +74,11 @@ function openWindow(): { number: number; close: () => void } {
     false,
   );
   s.sendBool(window, sel("setReleasedWhenClosed:"), false);
+  // A title keeps the window list's row titled (with Screen Recording), so listing asks AX nothing of
+  // this process, whose main thread is not running its run loop to answer.
+  const cf = new CoreFoundation(systemFrameworks());
+  using title = cf.string("cua own window");
+  s.sendId(window, sel("setTitle:"), title.ref);
   const color = s.sendColor(cls("NSColor"), sel("colorWithSRGBRed:green:blue:alpha:"), 0.9, 0.1, 0.1, 1);
   s.sendId(window, sel("setBackgroundColor:"), color);
   s.sendVoid(window, sel("orderFrontRegardless"));
@@ -84,6 +90,9 @@ function openWindow(): { number: number; close: () => void } {
 Deno.test({
   name: granted ? NAME : darwin ? skipped(NAME, reason) : NAME,
   ignore: !darwin || !granted,
+  // The libraries and the window's AppKit state stay for the process.
+  sanitizeResources: false,
+  sanitizeOps: false,
   async fn() {
     await cell(NAME, async () => {
       const window = openWindow();
