@@ -9,7 +9,9 @@
 import { asDriverError } from "../../core/errors.ts";
 import type { HealthCheck } from "../types.ts";
 import type { AxClient } from "./ax_client.ts";
+import { backgroundPoster } from "./input/events.ts";
 import { sysctlString } from "./os_version.ts";
+import { SCREENCAPTURE } from "./screencapture.ts";
 import type { DarwinContext } from "./context.ts";
 import { consoleSession } from "./permissions.ts";
 import type { DarwinScreen } from "./screen.ts";
@@ -110,7 +112,7 @@ async function accessibilityCheck({ ctx, ax }: DarwinHealthDeps): Promise<Health
       name: "accessibility",
       status: "fail",
       message: "Accessibility is not granted",
-      hint: `grant Accessibility to ${grantee()}: open "${SETTINGS_PANE.accessibility}"`,
+      hint: `grant Accessibility to ${grantee(ctx)}: open "${SETTINGS_PANE.accessibility}"`,
     };
   }
   const front = frontmostPid(ctx);
@@ -141,7 +143,7 @@ async function captureCheck({ ctx, screen }: DarwinHealthDeps): Promise<HealthCh
       name: "capture",
       status: "fail",
       message: "Screen Recording is not granted",
-      hint: `grant Screen Recording to ${grantee()}: open "${SETTINGS_PANE.screenRecording}"`,
+      hint: `grant Screen Recording to ${grantee(ctx)}: open "${SETTINGS_PANE.screenRecording}"`,
     };
   }
   const started = performance.now();
@@ -151,27 +153,33 @@ async function captureCheck({ ctx, screen }: DarwinHealthDeps): Promise<HealthCh
     name: "capture",
     status: "pass",
     message: `Captured the main display (${image.width}x${image.height} pixels) in ${ms} ms`,
-    data: { width: image.width, height: image.height, ms, api: "CGDisplayCreateImage" },
+    data: {
+      width: image.width,
+      height: image.height,
+      ms,
+      api: screen.route() === "screencapture" ? SCREENCAPTURE : "CGDisplayCreateImage",
+    },
   };
 }
 
 function inputCheck({ ctx }: DarwinHealthDeps): Promise<HealthCheck> {
   const preflight = ctx.fw.cg.CGPreflightPostEventAccess;
   const allowed = preflight ? preflight() : ctx.fw.ax.AXIsProcessTrusted();
+  const background = backgroundPoster(ctx);
   return Promise.resolve(
     allowed
       ? {
         name: "input",
         status: "pass",
         message:
-          "Posting events is allowed: background input per process (CGEventPostToPid), foreground at the HID tap",
-        data: { background: "CGEventPostToPid", foreground: "CGEventPost(kCGHIDEventTap)" },
+          `Posting events is allowed: background input per process (${background}), foreground at the HID tap`,
+        data: { background, foreground: "CGEventPost(kCGHIDEventTap)" },
       }
       : {
         name: "input",
         status: "fail",
         message: "Posting events is not allowed (Accessibility is not granted)",
-        hint: `grant Accessibility to ${grantee()}: open "${SETTINGS_PANE.accessibility}"`,
+        hint: `grant Accessibility to ${grantee(ctx)}: open "${SETTINGS_PANE.accessibility}"`,
       },
   );
 }

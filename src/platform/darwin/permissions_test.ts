@@ -78,6 +78,11 @@ Deno.test("darwin health reports macOS facts, timed probes and failures with hin
   assert.match(checks[0].message, /macOS 14\.6\.1: 2 display\(s\), main 1512x982 points @ 2x/);
   assert.equal(checks[0].data?.model, "Mac14,9");
   assert.match(checks[3].message, /3024x1964/);
+  assert.equal(checks[3].data?.api, "CGDisplayCreateImage");
+  assert.equal(checks[4].data?.background, "SLEventPostToPid");
+  mac.fake.world.productVersion = "15.1";
+  const [capture] = await mac.backend.health(["capture"]);
+  assert.equal(capture.data?.api, "/usr/sbin/screencapture", "macOS 15 captures through screencapture");
   mac.fake.world.accessibilityTrusted = false;
   const denied = await mac.backend.health(["accessibility", "input"]);
   assert.ok(denied.every((c) => c.status === "fail" && /Privacy_Accessibility/.test(c.hint ?? "")));
@@ -130,4 +135,10 @@ Deno.test("darwin check_permissions names the MCP client app that started the dr
     const remedy = checks.find((c) => c.name === name)!.remedy!;
     assert.match(remedy, /to Claude \(\/Applications\/Claude\.app\), the app that started the driver/, name);
   }
+});
+
+Deno.test("darwin health names CGEventPostToPid where SkyLight is missing", async () => {
+  await using mac = fakeMacBackend({ skyLight: false });
+  const [input] = await mac.backend.health(["input"]);
+  assert.equal(input.data?.background, "CGEventPostToPid");
 });

@@ -47,6 +47,11 @@ function skyLightOf(ctx: DarwinContext): DarwinContext["fw"]["skylight"] | null 
 /** The most UTF-16 units the window server keeps on one keyboard event. */
 export const MAX_EVENT_STRING = 20;
 
+/** The call background events are posted with on this Mac: "SLEventPostToPid" or "CGEventPostToPid". */
+export function backgroundPoster(ctx: DarwinContext): string {
+  return skyLightOf(ctx)?.SLEventPostToPid ? "SLEventPostToPid" : "CGEventPostToPid";
+}
+
 /** Creates and posts Quartz events. */
 export class EventPoster {
   readonly #ctx: DarwinContext;
