@@ -253,6 +253,8 @@ export interface RawPointer {
   sync(): Promise<void>;
   /** Where the window system says this pointer is now; null when it cannot tell. */
   position(): Promise<Point | null>;
+  /** The native call that posted this pointer's last events, where a back end has several (named in results). */
+  via?(): string | null;
 }
 
 /**
@@ -406,6 +408,8 @@ export interface PermissionCheck {
 export interface PermissionPrompts {
   /** The grants whose system prompt was raised ("accessibility", "screen_recording"); empty when none was missing. */
   prompted: string[];
+  /** What the person should know about grants that may not have prompted (shown after the prompts). */
+  notes?: string[];
 }
 
 /** One platform check of health_report. */
