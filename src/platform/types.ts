@@ -104,6 +104,11 @@ export interface LaunchRequest {
    * anything starts; it throws to refuse (bounded mode's manifest check).
    */
   authorize?: (program: LaunchProgram) => void;
+  /**
+   * The caller's permission mode (default standard): what the back end's launch guard lets
+   * through depends on it (contract: README "Permissions").
+   */
+  mode?: "standard" | "bounded" | "unrestricted";
 }
 
 /** The program a launch resolved to, as it will run. */
@@ -115,6 +120,11 @@ export interface LaunchProgram {
   ino: number;
   /** Its arguments, without argv[0]. */
   args: readonly string[];
+  /**
+   * The arguments the caller chose (without an installed app's own); bounded mode checks
+   * them against the manifest. Equal to `args` when the back end cannot tell them apart.
+   */
+  callerArgs?: readonly string[];
 }
 
 /** What a launch produced. */

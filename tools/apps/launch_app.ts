@@ -64,6 +64,7 @@ export default defineTool({
       urls: args.urls,
       additionalArguments: args.additional_arguments,
       authorize: (program) => ctx.state.launchPolicy(program),
+      mode: ctx.state.permissionMode,
     });
     let windows: WindowInfo[] = [];
     let ready = false;

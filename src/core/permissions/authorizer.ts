@@ -7,11 +7,11 @@
  */
 import type { SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
-import { canonicalPath, isPseudoFile } from "../caller_paths.ts";
 import type { Authorizer } from "../registry.ts";
 import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
+import { insideGrants as inside } from "./file_grants.ts";
 import { executableMatches } from "./launch_policy.ts";
 
 const RISK_CLASSES = new Set(["r0", "r1", "r2", "r3"]);
@@ -45,21 +45,6 @@ export function targetedPids(args: Record<string, unknown>): number[] {
 function targetsDesktop(tool: AnyTool, args: Record<string, unknown>): boolean {
   const target = args.target as { kind?: unknown } | null | undefined;
   return args.scope === "desktop" || target?.kind === "desktop" || tool.name === "get_desktop_state";
-}
-
-/**
- * True when a caller path leads into a granted directory. Both sides are resolved first
- * (canonicalPath), so a symlink inside a grant that points outside is judged by its target,
- * and a grant given through a symlink still matches its real directory.
- */
-function inside(path: string, grants: readonly { dir: string; recursive: boolean }[]): boolean {
-  const real = canonicalPath(path);
-  if (isPseudoFile(real)) return false;
-  return grants.some((grant) => {
-    const dir = canonicalPath(grant.dir);
-    if (!real.startsWith(dir.endsWith("/") ? dir : `${dir}/`)) return false;
-    return grant.recursive || !real.slice(dir.length + 1).includes("/");
-  });
 }
 
 async function checkManifest(
