@@ -127,6 +127,18 @@ export interface LaunchProgram {
   callerArgs?: readonly string[];
 }
 
+/** Input an earlier driver left held, released by {@linkcode InputBackend.heldInputReset}'s attach. */
+export interface HeldInputReport {
+  /** When the back end attached (ISO 8601). */
+  at: string;
+  /** Devices that had something down, with the buttons and key codes released. */
+  released: { device: string; buttons: number[]; keys: number[] }[];
+  /** Private input devices of drivers that are gone (released; removed before the next background action). */
+  stale_masters: string[];
+  /** Why the user's own devices were left alone (another driver is attached), when they were. */
+  core_skipped?: string;
+}
+
 /** What a launch produced. */
 export interface LaunchResult {
   pid: number | null;
@@ -354,6 +366,11 @@ export interface InputBackend {
    * net: the core releases what it pressed after every action, even a failed one.
    */
   releaseAll?(): Promise<void>;
+  /**
+   * What the back end released when it attached to the desktop: buttons and keys an earlier
+   * driver left held (killed mid-drag or mid-typing). Null before it attached.
+   */
+  heldInputReset?(): Promise<HeldInputReport | null>;
   /** Resolves once the app owning the window has processed the input sent so far (bounded wait). */
   appSettled(windowId: number): Promise<void>;
 }
