@@ -72,6 +72,9 @@ async function checkManifest(
       ? undefined
       : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe, resolve));
     if (!app || !app.windows) throw outside(`process ${pid}${exe ? ` (${exe})` : ""}`);
+    if (system.processOnDesktopSync?.(pid) === false) {
+      throw outside(`process ${pid} (${exe}), which does not run on the driver's desktop,`);
+    }
     if (tool.name === "kill_app" && !app.terminate) throw outside(`terminating process ${pid}`);
   }
   // Which program runs is decided by the launcher once it has resolved the real file
