@@ -69,21 +69,23 @@ Deno.test({
     assert.deepEqual(await heldEverywhere(), {}, "nothing is held before the test");
     const swatch = app.widgets["swatch"] ?? app.widgets["btn-increment"];
     const entry = app.widgets["txt-input"];
+    /** A slow drag across the swatch (10 s), so the kill lands while button 1 is down. */
+    const dragAcross = (mode: string, scale: number) => ({
+      pid: app.pid,
+      window_id: app.xid,
+      from_x: Math.round((swatch.x + 4) * scale),
+      from_y: Math.round((swatch.y + 4) * scale),
+      to_x: Math.round((swatch.x + swatch.width - 4) * scale),
+      to_y: Math.round((swatch.y + swatch.height - 4) * scale),
+      duration_ms: 10_000,
+      steps: 200,
+      delivery_mode: mode,
+    });
     const cases = [
       {
         label: "foreground drag",
         tool: "drag",
-        args: (scale: number) => ({
-          pid: app.pid,
-          window_id: app.xid,
-          from_x: Math.round((swatch.x + 4) * scale),
-          from_y: Math.round((swatch.y + 4) * scale),
-          to_x: Math.round((swatch.x + swatch.width - 4) * scale),
-          to_y: Math.round((swatch.y + swatch.height - 4) * scale),
-          duration_ms: 10_000,
-          steps: 200,
-          delivery_mode: "foreground",
-        }),
+        args: (scale: number) => dragAcross("foreground", scale),
         pressed: (held: Record<string, string[]>) =>
           Object.entries(held).some(([name, down]) =>
             /Virtual core XTEST pointer/.test(name) && down.includes("button 1")
@@ -92,17 +94,7 @@ Deno.test({
       {
         label: "background drag",
         tool: "drag",
-        args: (scale: number) => ({
-          pid: app.pid,
-          window_id: app.xid,
-          from_x: Math.round((swatch.x + 4) * scale),
-          from_y: Math.round((swatch.y + 4) * scale),
-          to_x: Math.round((swatch.x + swatch.width - 4) * scale),
-          to_y: Math.round((swatch.y + swatch.height - 4) * scale),
-          duration_ms: 10_000,
-          steps: 200,
-          delivery_mode: "background",
-        }),
+        args: (scale: number) => dragAcross("background", scale),
         pressed: (held: Record<string, string[]>) =>
           Object.entries(held).some(([name, down]) => /cua-agent-/.test(name) && down.includes("button 1")),
       },
