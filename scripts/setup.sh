@@ -39,6 +39,9 @@ want python3-gi gir1.2-gtk-3.0 gtk-3-examples
 want mousepad
 # Test and benchmark helpers (pngcheck reads the parallel-band PNGs in the image tests).
 want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
+# Launch-guard and held-input tests: galculator takes a GTK module, gcc builds one
+# (tests/security/launch_arguments_test.ts); xinput reads device state (tests/e2e/held_input_test.ts).
+want galculator gcc libc6-dev xinput
 # xrandr: extra monitors on a test X server, and the independent reader of its monitor list.
 want x11-xserver-utils
 # Perception (parse_visual_regions).
