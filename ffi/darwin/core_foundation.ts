@@ -120,6 +120,9 @@ export const CF_SYMBOLS = {
   CFBundleGetValueForInfoDictionaryKey: { parameters: ["pointer", "pointer"], result: "pointer" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
+/** CFRunLoopRunResult values (CFRunLoop.h). */
+export const CFRunLoopRunResult = { Finished: 1, Stopped: 2, TimedOut: 3, HandledSource: 4 } as const;
+
 /** CFNumberType values (CFNumber.h). */
 export const CFNumberType = {
   SInt32: 3,

@@ -77,6 +77,8 @@ export const CG_SYMBOLS = {
   CGImageGetBytesPerRow: { parameters: ["pointer"], result: "u64" },
   // size_t CGImageGetBitsPerPixel(CGImageRef image)
   CGImageGetBitsPerPixel: { parameters: ["pointer"], result: "u64" },
+  // size_t CGImageGetBitsPerComponent(CGImageRef image)
+  CGImageGetBitsPerComponent: { parameters: ["pointer"], result: "u64" },
   // CGBitmapInfo CGImageGetBitmapInfo(CGImageRef image)
   CGImageGetBitmapInfo: { parameters: ["pointer"], result: "u32" },
   // CGDataProviderRef CGImageGetDataProvider(CGImageRef image)   (Get rule)
@@ -186,9 +188,14 @@ export const CGEventField = {
   KeyboardEventKeycode: 9,
   ScrollWheelEventDeltaAxis1: 11,
   ScrollWheelEventDeltaAxis2: 12,
-  EventTargetUnixProcessID: 39,
+  EventTargetProcessSerialNumber: 39,
+  EventTargetUnixProcessID: 40,
   EventSourceUnixProcessID: 41,
   EventSourceUserData: 42,
+  /** The window number AppKit's NSEvent bridge reads (undocumented; the reference stamps it). */
+  WindowNumber: 51,
+  /** One id shared by the events of one gesture (undocumented; the reference stamps it). */
+  GestureGroup: 58,
   MouseEventWindowUnderMousePointer: 91,
   MouseEventWindowUnderMousePointerThatCanHandleThisEvent: 92,
 } as const;
@@ -213,12 +220,19 @@ export const CGEventSourceStateID = { Private: -1, CombinedSession: 0, HIDSystem
 /** CGScrollEventUnit values. */
 export const CGScrollEventUnit = { Pixel: 0, Line: 1 } as const;
 
-/** CGBitmapInfo fields (CGImage.h): alpha info in the low 5 bits, byte order in bits 12-14. */
+/**
+ * CGBitmapInfo fields (CGImage.h): alpha info in the low 5 bits, float components at bit 8,
+ * byte order in bits 12-14, the pixel format (kCGImagePixelFormatInfo) in bits 16-19.
+ */
 export const CGBitmapInfo = {
   AlphaInfoMask: 0x1f,
+  FloatComponents: 1 << 8,
   ByteOrderMask: 0x7000,
+  ByteOrder16Little: 1 << 12,
   ByteOrder32Little: 2 << 12,
+  ByteOrder16Big: 3 << 12,
   ByteOrder32Big: 4 << 12,
+  PixelFormatMask: 0xf0000,
 } as const;
 
 /** CoreGraphics, opened on first use (its own framework since macOS 10.8). */

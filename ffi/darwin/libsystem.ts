@@ -27,6 +27,8 @@ export const SYSTEM_SYMBOLS = {
   kill: { parameters: ["i32", "i32"], result: "i32" },
   // uid_t getuid(void)
   getuid: { parameters: [], result: "u32" },
+  // int pthread_main_np(void)   (1 on the process's main thread, 0 elsewhere)
+  pthread_main_np: { parameters: [], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** Signal numbers (<sys/signal.h>). */

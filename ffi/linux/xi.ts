@@ -52,6 +52,10 @@ export const XI_SYMBOLS = {
   XOpenDevice: { parameters: ["pointer", "u64"], result: "pointer" },
   // int XCloseDevice(Display *display, XDevice *device)
   XCloseDevice: { parameters: ["pointer", "pointer"], result: "i32" },
+  // XDeviceState *XQueryDeviceState(Display *display, XDevice *device)
+  XQueryDeviceState: { parameters: ["pointer", "pointer"], result: "pointer" },
+  // void XFreeDeviceState(XDeviceState *list)
+  XFreeDeviceState: { parameters: ["pointer"], result: "void" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** libXi, opened on first use. */
@@ -85,3 +89,14 @@ export const XIDeviceInfoLayout = {
   enabled: 24,
   size: 40,
 } as const;
+
+/** XDeviceState (XInput 1): XID device_id @0; int num_classes @8; XInputClass *data @16. */
+export const XDeviceStateLayout = { num_classes: 8, data: 16 } as const;
+/**
+ * The classes XQueryDeviceState returns, one after another, each `length` bytes: unsigned char
+ * class @0; unsigned char length @1; then XKeyState / XButtonState: short num_keys (num_buttons) @2;
+ * char bits[32] @4 (bit n of the array is key or button n).
+ */
+export const XInputClassLayout = { class: 0, length: 1, count: 2, bits: 4 } as const;
+/** XInput 1 class ids (<X11/extensions/XI.h>). */
+export const XInputClass = { KeyClass: 0, ButtonClass: 1, ValuatorClass: 2 } as const;

@@ -204,6 +204,12 @@ export interface SystemBackend {
    * scope). Optional: without it, bounded mode sees no process.
    */
   processExecutableSync?(pid: number): string | null;
+  /**
+   * Whether a process runs on the driver's desktop (bounded mode scopes to it): false for one
+   * on another display of the machine (or whose display cannot be read), null when the driver
+   * has no desktop to compare with. Optional: without it, every process counts as on it.
+   */
+  processOnDesktopSync?(pid: number): boolean | null;
   /** A running process's argv, or null when it is gone or unreadable. */
   processCommandLine(pid: number): Promise<string[] | null>;
   /**

@@ -104,6 +104,11 @@ export interface LaunchRequest {
    * anything starts; it throws to refuse (bounded mode's manifest check).
    */
   authorize?: (program: LaunchProgram) => void;
+  /**
+   * The caller's permission mode (default standard): what the back end's launch guard lets
+   * through depends on it (contract: README "Permissions").
+   */
+  mode?: "standard" | "bounded" | "unrestricted";
 }
 
 /** The program a launch resolved to, as it will run. */
@@ -115,6 +120,23 @@ export interface LaunchProgram {
   ino: number;
   /** Its arguments, without argv[0]. */
   args: readonly string[];
+  /**
+   * The arguments the caller chose (without an installed app's own); bounded mode checks
+   * them against the manifest. Equal to `args` when the back end cannot tell them apart.
+   */
+  callerArgs?: readonly string[];
+}
+
+/** Input an earlier driver left held, released by {@linkcode InputBackend.heldInputReset}'s attach. */
+export interface HeldInputReport {
+  /** When the back end attached (ISO 8601). */
+  at: string;
+  /** Devices that had something down, with the buttons and key codes released. */
+  released: { device: string; buttons: number[]; keys: number[] }[];
+  /** Private input devices of drivers that are gone (released; removed before the next background action). */
+  stale_masters: string[];
+  /** Why the user's own devices were left alone (another driver is attached), when they were. */
+  core_skipped?: string;
 }
 
 /** What a launch produced. */
@@ -253,6 +275,8 @@ export interface RawPointer {
   sync(): Promise<void>;
   /** Where the window system says this pointer is now; null when it cannot tell. */
   position(): Promise<Point | null>;
+  /** The native call that posted this pointer's last events, where a back end has several (named in results). */
+  via?(): string | null;
 }
 
 /**
@@ -344,6 +368,11 @@ export interface InputBackend {
    * net: the core releases what it pressed after every action, even a failed one.
    */
   releaseAll?(): Promise<void>;
+  /**
+   * What the back end released when it attached to the desktop: buttons and keys an earlier
+   * driver left held (killed mid-drag or mid-typing). Null before it attached.
+   */
+  heldInputReset?(): Promise<HeldInputReport | null>;
   /** Resolves once the app owning the window has processed the input sent so far (bounded wait). */
   appSettled(windowId: number): Promise<void>;
 }
@@ -406,6 +435,8 @@ export interface PermissionCheck {
 export interface PermissionPrompts {
   /** The grants whose system prompt was raised ("accessibility", "screen_recording"); empty when none was missing. */
   prompted: string[];
+  /** What the person should know about grants that may not have prompted (shown after the prompts). */
+  notes?: string[];
 }
 
 /** One platform check of health_report. */

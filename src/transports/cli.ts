@@ -48,7 +48,7 @@ export interface CliHost {
   }): Promise<{
     registry: ToolRegistry;
     /** Raises the OS permission prompts (`permissions grant`); null where the OS has none. */
-    requestPermissions(): Promise<{ prompted: string[] } | null>;
+    requestPermissions(): Promise<{ prompted: string[]; notes?: string[] } | null>;
     close(): Promise<void>;
   }>;
   runDemo(registry: ToolRegistry, args: ParsedArgs): Promise<number>;

@@ -14,7 +14,7 @@ import type { ToolResult } from "../core/result.ts";
 export interface PermissionsRuntime {
   readonly registry: ToolRegistry;
   /** Raises the OS prompts for the missing grants; null where the OS has none. */
-  requestPermissions(): Promise<{ prompted: string[] } | null>;
+  requestPermissions(): Promise<{ prompted: string[]; notes?: string[] } | null>;
 }
 
 /** The subcommands, for help and the manifest. */
@@ -47,14 +47,22 @@ export async function permissionsCommand(
   return result.structuredContent?.ok === true ? 0 : 1;
 }
 
-function grantSummary(prompts: { prompted: string[] } | null): string {
+function grantSummary(prompts: { prompted: string[]; notes?: string[] } | null): string {
   if (prompts === null) {
     return "This OS has no permission prompts to raise: the checks below name the remedy for anything missing.";
   }
-  if (prompts.prompted.length === 0) return "Every grant that has a system prompt is already given.";
-  return `Raised the system prompt for: ${prompts.prompted.join(", ")}. Allow the driver (or the terminal ` +
-    "that started it) in the System Settings pane it opens, then restart the driver: a grant applies to " +
-    "processes started after it.";
+  const notes = prompts.notes ?? [];
+  if (prompts.prompted.length === 0 && notes.length === 0) {
+    return "Every grant that has a system prompt is already given.";
+  }
+  const raised = prompts.prompted.length
+    ? [
+      `Raised the system prompt for: ${prompts.prompted.join(", ")}. Allow the driver (or the app that ` +
+      "started it) in the System Settings pane it opens, then restart the driver: a grant applies to " +
+      "processes started after it.",
+    ]
+    : [];
+  return [...raised, ...notes].join("\n");
 }
 
 function text(result: ToolResult): string {

@@ -16,10 +16,12 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  InitializeRequestSchema,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   type MessageExtraInfo,
+  PingRequestSchema,
   type ProgressNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CAPABILITY_VERSION, type ToolHost, TOOLS_LIST_SCHEMA_VERSION } from "../core/registry.ts";
@@ -160,10 +162,38 @@ class ProgressSender {
   }
 }
 
+/** Schemas of the requests the SDK server handles, checked here first (see `invalidParams`). */
+const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }> =
+  {
+    initialize: InitializeRequestSchema,
+    ping: PingRequestSchema,
+    "tools/list": ListToolsRequestSchema,
+    "tools/call": CallToolRequestSchema,
+  };
+
+/**
+ * The one-line -32602 message for a request whose params the SDK would refuse (it answers
+ * -32603 with its validator's whole dump), naming the first field at fault; null when valid.
+ */
+export function invalidParams(message: { method?: unknown; params?: unknown }): string | null {
+  const schema = typeof message.method === "string" ? REQUEST_SCHEMAS[message.method] : undefined;
+  if (!schema) return null;
+  const parsed = schema.safeParse({ ...message, params: message.params ?? {} });
+  if (parsed.success) return null;
+  const issues = (parsed.error as { issues?: { path?: PropertyKey[]; message?: string }[] })?.issues ?? [];
+  const issue = issues[0];
+  const path = (issue?.path ?? []).map(String).filter((part, i) => !(i === 0 && part === "params")).join(".");
+  const why = String(issue?.message ?? "invalid").split("\n")[0];
+  return `Invalid params: ${path ? `${path}: ` : ""}${why}`;
+}
+
 /**
  * The transport as the SDK server sees it, with version negotiation narrowed to the
  * versions this server speaks: an initialize asking for another one is answered with
- * {@linkcode MCP_PROTOCOL_VERSION} (the SDK would answer its latest).
+ * {@linkcode MCP_PROTOCOL_VERSION} (the SDK would answer its latest). An initialize without
+ * `capabilities` (clients written against the reference send only protocolVersion and
+ * clientInfo) is taken as `capabilities: {}`; any other malformed request is answered with
+ * -32602 and a one-line message naming the field.
  */
 function negotiating(transport: Transport): Transport {
   const wrapped: Transport = {
@@ -193,9 +223,21 @@ function negotiating(transport: Transport): Transport {
         params.arguments = {};
       }
     }
-    if (m.method === "initialize" && m.params && typeof m.params === "object") {
-      const asked = m.params.protocolVersion;
-      if (!MCP_PROTOCOL_VERSIONS.includes(asked as never)) m.params.protocolVersion = MCP_PROTOCOL_VERSION;
+    if (m.method === "initialize" && m.params && typeof m.params === "object" && !Array.isArray(m.params)) {
+      const params = m.params as Record<string, unknown>;
+      params.capabilities ??= {};
+      const asked = params.protocolVersion;
+      if (typeof asked === "string" && !MCP_PROTOCOL_VERSIONS.includes(asked as never)) {
+        params.protocolVersion = MCP_PROTOCOL_VERSION;
+      }
+    }
+    if (m.id !== undefined) {
+      const invalid = invalidParams(m);
+      if (invalid !== null) {
+        const error = { code: RpcError.InvalidParams, message: invalid };
+        transport.send({ jsonrpc: "2.0", id: m.id, error } as JSONRPCMessage).catch(() => {});
+        return;
+      }
     }
     wrapped.onmessage?.(message, extra);
   };

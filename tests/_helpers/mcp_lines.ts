@@ -34,6 +34,11 @@ export class McpLines implements AsyncDisposable {
     this.#stderr = new Response(this.#child.stderr).text();
   }
 
+  /** The driver process's pid. */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
   /** Sends one raw line (bytes or text) and returns the next response. */
   async raw(line: string | Uint8Array): Promise<Json> {
     const bytes = typeof line === "string" ? new TextEncoder().encode(line) : line;

@@ -30,7 +30,8 @@ Deno.test("permissions grant raises the macOS prompts for the missing grants, th
   assert.deepEqual(driver.world.promptsShown, ["accessibility", "screen_capture"]);
   assert.equal(code, 1, "the grants are still missing until the user allows them");
   const text = printed.out.join("\n");
-  assert.match(text, /Raised the system prompt for: accessibility, screen_recording/);
+  assert.match(text, /Raised the system prompt for: accessibility\./);
+  assert.match(text, /Screen Recording was requested for .*once per app/);
   assert.match(text, /❌ accessibility:.*\n.*Privacy_Accessibility/);
   assert.match(text, /❌ screen_recording:.*\n.*Privacy_ScreenCapture/);
 });

@@ -82,6 +82,20 @@ Deno.test("darwin tools: a pixel click in background posts to the app and leaves
   assert.ok(driver.world.events.every((e) => e.route === "pid" && e.pid === MAC.controls));
 });
 
+Deno.test("darwin tools: a background pixel click's result names the native call that posted it", async () => {
+  await using driver = macDriver();
+  const state = await driver.ok("get_window_state", { pid: MAC.controls, window_id: MAC.controlsWindow });
+  const result = await driver.call("click", {
+    pid: MAC.controls,
+    window_id: MAC.controlsWindow,
+    x: (1200 - 1100) * state.screenshot_scale,
+    y: (350 - 300) * state.screenshot_scale,
+  });
+  const text = result.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n");
+  assert.match(text, /with a private pointer \(posted with SLEventPostToPid\)/);
+  assert.equal(driver.world.named(MAC.controls, "Enable notifications").value, 0);
+});
+
 Deno.test("darwin tools: type_text inserts through accessibility, confirmed by TextEdit's text", async () => {
   await using driver = macDriver();
   const state = await driver.ok("get_window_state", { pid: MAC.textEdit, window_id: MAC.textEditWindow });

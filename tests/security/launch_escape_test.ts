@@ -6,72 +6,13 @@
  * no new process of the attack's program appeared.
  */
 import assert from "node:assert/strict";
-import { type AllTransports, startAllTransports, type Transport } from "../_helpers/all_transports.ts";
+import { startAllTransports } from "../_helpers/all_transports.ts";
 import { desktopEnv, e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { hasGrpcJs } from "../_helpers/grpc_node_client.ts";
-import { isAlive } from "../../src/platform/linux/proc_fs.ts";
+import { type Attack, cliTransport, expectAllRefused, withWitness } from "./_escape_kit.ts";
 
 const ignore = ignoreWithoutDesktop() || (!hasGrpcJs() && !e2eRequired());
-
-/** Codes that mean "refused before anything ran". */
-const REFUSALS = new Set([
-  "launch_refused",
-  "bounded_resource_outside_manifest",
-  "app_not_found",
-  "invalid_arguments",
-]);
-
-interface Attack {
-  label: string;
-  args: Record<string, unknown>;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
-}
-
-/** The daemon CLI, as one more transport (a process per call, so only for a few attacks). */
-function cliTransport(all: AllTransports): Transport {
-  return { name: "daemon", call: (tool, args) => all.cli(tool, args) };
-}
-
-/** Runs every attack through every transport and checks nothing happened. */
-async function expectAllRefused(
-  transports: readonly Transport[],
-  attacks: readonly Attack[],
-  witness: { marker: string; victim: number },
-): Promise<number> {
-  let tried = 0;
-  for (const transport of transports) {
-    for (const attack of attacks) {
-      const result = await transport.call("launch_app", attack.args);
-      const where = `${transport.name}: ${attack.label}: ${JSON.stringify(result.structured)}`;
-      assert.equal(result.isError, true, where);
-      assert.ok(REFUSALS.has(String(result.structured.code)), where);
-      assert.equal(await exists(witness.marker), false, `${where}: the shell ran`);
-      assert.equal(await isAlive(witness.victim), true, `${where}: the foreign process was killed`);
-      tried++;
-    }
-  }
-  return tried;
-}
-
-/** Runs `fn` beside a foreign process whose command line is unique to this run (for pkill -f). */
-async function withWitness(
-  fn: (dir: string, marker: string, victim: number, pattern: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "cua-escape-" });
-  const seconds = `600.${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
-  const victim = new Deno.Command("/bin/sleep", { args: [seconds] }).spawn();
-  try {
-    await fn(dir, `${dir}/shell-ran`, victim.pid, `sleep ${seconds}`);
-  } finally {
-    victim.kill("SIGKILL");
-    await victim.status;
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test({
   name: "launch_app in bounded mode runs only the manifest's program, whatever the string says",
@@ -185,6 +126,7 @@ Deno.test({
   async fn() {
     await withWitness(async (dir, marker, victim, pattern) => {
       await Deno.symlink("/bin/kill", `${dir}/gedit`);
+      await Deno.symlink("/usr/bin/time", `${dir}/galculator`);
       const kill = `kill -9 ${victim}`;
       const attacks: Attack[] = [
         {
@@ -240,12 +182,57 @@ Deno.test({
           args: { launch_path: "sleep", urls: ["--remote-debugging-port=9222"] },
         },
         { label: "debugging flag as the only URL", args: { urls: [" --remote-debugging-port=9222"] } },
+        // Issue 24: wrappers that run the program in their arguments, and tools that run hooks.
+        {
+          label: "time kill",
+          args: { launch_path: "/usr/bin/time", additional_arguments: ["kill", "-9", String(victim)] },
+        },
+        {
+          label: "setpriv kill",
+          args: { launch_path: "setpriv", additional_arguments: ["kill", "-9", String(victim)] },
+        },
+        {
+          label: "prlimit sh -c",
+          args: { launch_path: "prlimit", additional_arguments: ["/bin/sh", "-c", `touch ${marker}`] },
+        },
+        {
+          label: "git alias",
+          args: { launch_path: "git", additional_arguments: ["-c", `alias.x=!touch ${marker}`, "x"] },
+        },
+        {
+          label: "git alias starting a browser with a DevTools port",
+          args: {
+            launch_path: "git",
+            additional_arguments: [
+              "-c",
+              `alias.b=!touch ${marker}; chromium --remote-debugging-port=9339`,
+              "b",
+            ],
+          },
+        },
+        {
+          label: "tar checkpoint action",
+          args: {
+            launch_path: "tar",
+            additional_arguments: [
+              "--checkpoint=1",
+              `--checkpoint-action=exec=touch ${marker}`,
+              "-cf",
+              "/dev/null",
+              "/etc/hostname",
+            ],
+          },
+        },
+        {
+          label: "time through a link named like an app",
+          args: { launch_path: `${dir}/galculator`, additional_arguments: ["kill", "-9", String(victim)] },
+        },
       ];
       await using all = await startAllTransports([]);
       const tried = await expectAllRefused(all.transports, attacks, { marker, victim });
       assert.equal(tried, attacks.length * 4);
       const issueAttacks = attacks.filter((a) =>
-        /^(kill by name|sh -c|debugging flag, leading space)$/.test(a.label)
+        /^(kill by name|sh -c|debugging flag, leading space|time kill|git alias)$/.test(a.label)
       );
       await expectAllRefused([cliTransport(all)], issueAttacks, { marker, victim });
     });

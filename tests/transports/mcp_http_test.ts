@@ -192,3 +192,107 @@ Deno.test("startNetworkServer refuses to start without a valid token", async () 
     NetworkConfigError,
   );
 });
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", clientInfo: { name: "reference-style client", version: "1" } },
+});
+
+/** A tools/call body. */
+function callBody(id: number, name: string, args: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+}
+
+Deno.test({
+  name: "mcp http issues an Mcp-Session-Id per initialize and keeps each client's sessions to itself",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (url, port) => {
+      // Two clients with the same token, over the same fetch connection pool.
+      const a = await post(url, INITIALIZE);
+      const b = await post(url, INITIALIZE);
+      const idA = a.headers.get("mcp-session-id"), idB = b.headers.get("mcp-session-id");
+      assert.equal((await a.json()).result.serverInfo.name, "cua-driver");
+      await b.body?.cancel();
+      assert.ok(idA && idB && idA !== idB, `${idA} ${idB}`);
+      const started = await post(url, callBody(2, "start_session", { session: "alpha-24" }), {
+        "Mcp-Session-Id": idA,
+      });
+      assert.equal((await started.json()).result.isError, undefined);
+      // B cannot see or end A's named session.
+      const peek = await post(url, callBody(3, "get_session", { session: "alpha-24" }), {
+        "Mcp-Session-Id": idB,
+      });
+      assert.equal((await peek.json()).result.isError, true);
+      await (await post(url, callBody(3, "end_session", { session: "alpha-24" }), { "Mcp-Session-Id": idB }))
+        .body?.cancel();
+      // A keeps it across a new TCP connection (Connection: close on every raw request).
+      const auth =
+        `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nMcp-Session-Id: ${idA}`;
+      const again = await rawRequest(
+        port,
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}`,
+        callBody(4, "get_session", { session: "alpha-24" }),
+      );
+      assert.equal(again.status, 200, again.text);
+      assert.doesNotMatch(again.text, /"isError":true/, again.text);
+      assert.match(again.text, /"state":"active"/, again.text);
+      // An unknown id is 404; DELETE ends the session, and its id is unknown afterwards.
+      const unknown = await post(url, callBody(5, "get_screen_size", {}), {
+        "Mcp-Session-Id": "no-such-session",
+      });
+      assert.equal(unknown.status, 404);
+      await unknown.body?.cancel();
+      const ended = await fetch(`${url}/mcp`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${TOKEN}`, "Mcp-Session-Id": idA },
+      });
+      assert.equal(ended.status, 200);
+      await ended.body?.cancel();
+      const gone = await post(url, callBody(6, "get_screen_size", {}), { "Mcp-Session-Id": idA });
+      assert.equal(gone.status, 404);
+      await gone.body?.cancel();
+      // A's named session ended with it: B may now take the label.
+      const taken = await post(url, callBody(7, "start_session", { session: "alpha-24" }), {
+        "Mcp-Session-Id": idB,
+      });
+      assert.equal((await taken.json()).result.isError, undefined);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "mcp http accepts initialize without capabilities and answers malformed params with a one-line -32602",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (url) => {
+      const init = await post(url, INITIALIZE);
+      assert.equal((await init.json()).result.protocolVersion, "2025-06-18");
+      const cases: [string, RegExp][] = [
+        [JSON.stringify({ jsonrpc: "2.0", id: 2, method: "initialize", params: {} }), /protocolVersion/],
+        [
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 3,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18" },
+          }),
+          /clientInfo/,
+        ],
+        [JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: {} } }), /cursor/],
+      ];
+      for (const [body, field] of cases) {
+        const error = (await (await post(url, body)).json()).error;
+        assert.equal(error.code, -32602, body);
+        assert.match(error.message, /^Invalid params: /);
+        assert.match(error.message, field);
+        assert.doesNotMatch(error.message, /\n/, "one line");
+      }
+    });
+  },
+});

@@ -22,7 +22,7 @@ export default defineTool({
   input: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),
     delay_ms: z.number().int().min(0).max(1000).optional().describe(
-      "Delay between keystrokes (default none); characters x delay_ms stays under a minute",
+      "Delay between keystrokes, typed even into an element_token (default none); characters x delay_ms < 1 min",
     ),
     ...keyTargetFields,
   }).refine((args) => [...args.text].length * (args.delay_ms ?? 0) <= MAX_PACED_MS, {

@@ -189,7 +189,9 @@ async function backgroundClick(
         target.windowId,
       );
     await pressAt(at);
-    let summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
+    const via = pointer.via?.() ?? null;
+    let summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer` +
+      (via ? ` (posted with ${via})` : "");
     const moved = stateBefore ? await movedAway(ctx, named!.ref, at, stateBefore, target.windowId) : null;
     if (moved) {
       await pressAt(moved);

@@ -200,8 +200,12 @@ async function keysLadder(
   const scope = { pid: target.pid, windowId: target.windowId };
 
   const toolkit = await ctx.backend.input.toolkit(target.pid);
-  // 1. Element, background: insert text straight into the editable element.
-  if (input.kind === "text" && element && mode === "background" && !focusPoint && insertsText(toolkit)) {
+  // 1. Element, background: insert text straight into the editable element. Paced typing
+  // (delayMs) is keystrokes: one insert cannot honour a delay between characters.
+  const paced = input.kind === "text" && (input.delayMs ?? 0) > 0;
+  if (
+    input.kind === "text" && element && mode === "background" && !focusPoint && !paced && insertsText(toolkit)
+  ) {
     const inserted = await insertIntoElement(ctx, scope, element.ref, input.text);
     if (inserted) {
       return await judged(inserted.witness, {

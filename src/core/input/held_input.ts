@@ -47,6 +47,7 @@ export class HeldInput {
         wheel: (dx, dy, signal) => raw.wheel(dx, dy, signal),
         sync: () => raw.sync(),
         position: () => raw.position(),
+        via: () => raw.via?.() ?? null,
         async button(button, down) {
           if (down) {
             if (!held.buttons.includes(button)) held.buttons.push(button);

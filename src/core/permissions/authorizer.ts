@@ -7,11 +7,11 @@
  */
 import type { SystemBackend } from "../../platform/types.ts";
 import { DriverError } from "../errors.ts";
-import { canonicalPath, isPseudoFile } from "../caller_paths.ts";
 import type { Authorizer } from "../registry.ts";
 import type { AnyTool } from "../tool.ts";
 import type { PermissionConfig } from "./config.ts";
 import type { CapabilityManifest } from "./manifest.ts";
+import { insideGrants as inside } from "./file_grants.ts";
 import { executableMatches } from "./launch_policy.ts";
 
 const RISK_CLASSES = new Set(["r0", "r1", "r2", "r3"]);
@@ -47,21 +47,6 @@ function targetsDesktop(tool: AnyTool, args: Record<string, unknown>): boolean {
   return args.scope === "desktop" || target?.kind === "desktop" || tool.name === "get_desktop_state";
 }
 
-/**
- * True when a caller path leads into a granted directory. Both sides are resolved first
- * (canonicalPath), so a symlink inside a grant that points outside is judged by its target,
- * and a grant given through a symlink still matches its real directory.
- */
-function inside(path: string, grants: readonly { dir: string; recursive: boolean }[]): boolean {
-  const real = canonicalPath(path);
-  if (isPseudoFile(real)) return false;
-  return grants.some((grant) => {
-    const dir = canonicalPath(grant.dir);
-    if (!real.startsWith(dir.endsWith("/") ? dir : `${dir}/`)) return false;
-    return grant.recursive || !real.slice(dir.length + 1).includes("/");
-  });
-}
-
 async function checkManifest(
   manifest: CapabilityManifest,
   tool: AnyTool,
@@ -87,6 +72,9 @@ async function checkManifest(
       ? undefined
       : manifest.resources.apps.find((a) => a.executable && executableMatches(a.executable, exe, resolve));
     if (!app || !app.windows) throw outside(`process ${pid}${exe ? ` (${exe})` : ""}`);
+    if (system.processOnDesktopSync?.(pid) === false) {
+      throw outside(`process ${pid} (${exe}), which does not run on the driver's desktop,`);
+    }
     if (tool.name === "kill_app" && !app.terminate) throw outside(`terminating process ${pid}`);
   }
   // Which program runs is decided by the launcher once it has resolved the real file

@@ -24,6 +24,11 @@ export const ManifestSchema = z.strictObject({
       launch: z.boolean().default(false),
       windows: z.boolean().default(true),
       terminate: z.boolean().default(false),
+      /**
+       * The exact argument lists launch_app may pass this app (each list whole, in order);
+       * absent: any arguments, with the files they name held to the file grants.
+       */
+      arguments: z.array(z.array(z.string().max(32_768)).max(256)).optional(),
     })).default([]),
     files: z.strictObject({
       read: z.array(DirGrant).default([]),

@@ -226,6 +226,85 @@ resources:
   }
 });
 
+Deno.test("createLaunchPolicy holds a bounded launch's arguments to the manifest's grants and argument lists", async () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    const granted = `${root}/granted`;
+    Deno.mkdirSync(granted);
+    Deno.mkdirSync(`${root}/out`);
+    Deno.mkdirSync(`${root}/drafts`);
+    Deno.writeTextFileSync(`${granted}/notes.txt`, "ok");
+    Deno.writeTextFileSync(`${root}/out/secret.txt`, "secret");
+    Deno.symlinkSync(`${root}/out/secret.txt`, `${granted}/link.txt`);
+    const path = writeManifest(`version: 3
+expires_after: 1h
+idle_timeout: 30m
+allow:
+  tools: [launch_app]
+resources:
+  apps:
+    - executable: sleep
+      launch: true
+    - executable: /bin/true
+      launch: true
+      arguments: [[], ["--version"]]
+  files:
+    read: [{ dir: ${JSON.stringify(granted)} }]
+    write: [{ dir: ${JSON.stringify(`${root}/drafts`)} }]
+`);
+    const config = await resolvePermissions({
+      mode: "bounded",
+      manifestPath: path,
+      approveManifest: true,
+      env: noEnv,
+    });
+    const check = createLaunchPolicy(config, (name) => system.resolveProgram!(name));
+    const sleep = (args: string[]) => refusal(() => check(program("/bin/sleep", args)));
+    for (
+      const args of [
+        ["5"],
+        [`${granted}/notes.txt`],
+        [`file://${granted}/notes.txt`],
+        [`--file=${granted}/notes.txt`],
+        [`${root}/drafts/new.txt`],
+        ["https://example.org/"],
+      ]
+    ) {
+      assert.equal(await sleep(args), "allowed", `${args}`);
+    }
+    for (
+      const args of [
+        [`${root}/out/secret.txt`],
+        [`file://${root}/out/secret.txt`],
+        [`--open=${root}/out/secret.txt`],
+        [`${granted}/link.txt`],
+        [`${granted}/../out/secret.txt`],
+        [`${root}/out/new.txt`],
+        ["/proc/self/environ"],
+        [`view-source:file://${root}/out/secret.txt`],
+        [`admin://${root}/out/secret.txt`],
+      ]
+    ) {
+      assert.equal(await sleep(args), "bounded_resource_outside_manifest", `${args}`);
+    }
+    // The exact argument lists of an app that has them.
+    const tru = (args: string[]) => refusal(() => check(program("/bin/true", args)));
+    assert.equal(await tru([]), "allowed");
+    assert.equal(await tru(["--version"]), "allowed");
+    assert.equal(await tru(["--help"]), "bounded_resource_outside_manifest");
+    assert.equal(await tru(["--version", "x"]), "bounded_resource_outside_manifest");
+    // Only the caller's arguments count (an installed app's own Exec arguments are the system's).
+    assert.equal(
+      await refusal(() =>
+        check({ ...program("/bin/true", ["--own", "--version"]), callerArgs: ["--version"] })
+      ),
+      "allowed",
+    );
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
 Deno.test("createAuthorizer judges file grants by where a path really leads", async () => {
   const root = Deno.makeTempDirSync();
   try {

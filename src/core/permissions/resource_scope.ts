@@ -1,6 +1,7 @@
 /**
  * What bounded mode lets an agent see: only the processes (and their windows and titles)
- * whose executable is one of the manifest's apps with `windows: true`. Listings and the
+ * whose executable is one of the manifest's apps with `windows: true`, running on the driver's
+ * desktop (a process of the same app on another display of the machine is outside). Listings and the
  * desktop overview filter through this; the authorizer refuses a call that names any
  * other process. Outside bounded mode everything is in scope.
  *
@@ -33,7 +34,7 @@ export const UNBOUNDED_SCOPE: ResourceScope = {
  */
 export function createResourceScope(
   config: PermissionConfig,
-  system: Pick<SystemBackend, "processExecutableSync" | "resolveProgram">,
+  system: Pick<SystemBackend, "processExecutableSync" | "resolveProgram" | "processOnDesktopSync">,
 ): ResourceScope {
   if (config.mode !== "bounded" || !config.manifest) return UNBOUNDED_SCOPE;
   const visible = config.manifest.resources.apps.filter((a) => a.windows && a.executable).map((a) =>
@@ -47,7 +48,8 @@ export function createResourceScope(
     allowsPid(pid) {
       if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
       const exe = system.processExecutableSync?.(pid) ?? null;
-      return exe !== null && matches(exe);
+      if (exe === null || !matches(exe)) return false;
+      return system.processOnDesktopSync?.(pid) !== false;
     },
     allowsProgram(program) {
       const resolved = resolve(program.trim());

@@ -236,7 +236,9 @@ export class DarwinAccessibility implements AccessibilityBackend {
   }
 
   async #node(ref: ElementRef, depth: number, parent: number): Promise<{ node: AxNode; children: Owned[] }> {
-    const element = ref.element;
+    // Held for the node's reads: a concurrent snapshot of the window may release this generation.
+    using held = this.#ctx.cf.retain(ref.element);
+    const element = held.ref;
     const { array, values } = await this.#ax.copyMany(
       element,
       this.#names(NODE_ATTRIBUTES),
@@ -322,9 +324,19 @@ export class DarwinAccessibility implements AccessibilityBackend {
     return ref;
   }
 
+  /**
+   * The element of a reference, retained for one operation: a newer snapshot may release
+   * the reference's generation while the operation awaits the app, and the element must
+   * stay valid until the operation ends (dispose the result).
+   */
+  #hold(ref: unknown): Owned {
+    return this.#ctx.cf.retain(this.#element(ref).element);
+  }
+
   /** Action names of the element. */
-  actionNames(ref: unknown): Promise<string[]> {
-    return this.#ax.actions(this.#element(ref).element);
+  async actionNames(ref: unknown): Promise<string[]> {
+    using held = this.#hold(ref);
+    return await this.#ax.actions(held.ref);
   }
 
   /**
@@ -333,7 +345,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
    * @throws {DriverError} `invalid_arguments` when the element has no such action.
    */
   async doAction(ref: unknown, actionName: string): Promise<boolean> {
-    const element = this.#element(ref).element;
+    using held = this.#hold(ref);
+    const element = held.ref;
     const actions = await this.#ax.actions(element);
     if (!actions.includes(actionName)) {
       throw new DriverError("invalid_arguments", `The element has no action "${actionName}"`, {
@@ -346,7 +359,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
 
   /** The element's states, read now. */
   async state(ref: unknown): Promise<ElementState> {
-    const handle = this.#element(ref);
+    using held = this.#hold(ref);
+    const handle = { element: held.ref };
     const values = await this.#readMany(handle.element, STATE_ATTRIBUTES);
     const role = neutralRole(textOf(values.AXRole ?? null) ?? "AXUnknown", textOf(values.AXSubrole ?? null));
     const enabled = booleanOf(values.AXEnabled ?? null) ?? true;
@@ -382,7 +396,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
 
   /** Screen frame (AXPosition + AXSize), or null. */
   async frame(ref: unknown): Promise<Rect | null> {
-    const values = await this.#readMany(this.#element(ref).element, ["AXPosition", "AXSize"] as const);
+    using held = this.#hold(ref);
+    const values = await this.#readMany(held.ref, ["AXPosition", "AXSize"] as const);
     const position = pointOf(values.AXPosition ?? null);
     const size = sizeOf(values.AXSize ?? null);
     if (!position || !size || size.width <= 0 || size.height <= 0) return null;
@@ -391,7 +406,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
 
   /** The text of a text element (AXValue), or its title. */
   async text(ref: unknown): Promise<string> {
-    const values = await this.#readMany(this.#element(ref).element, ["AXValue", "AXTitle"] as const);
+    using held = this.#hold(ref);
+    const values = await this.#readMany(held.ref, ["AXValue", "AXTitle"] as const);
     const value = values.AXValue ?? null;
     return typeof value === "string" ? value : textOf(values.AXTitle ?? null) ?? "";
   }
@@ -401,10 +417,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
    * on the other platforms; AX counts UTF-16 units), -1 when unknown.
    */
   async caretOffset(ref: unknown): Promise<number> {
-    const values = await this.#readMany(
-      this.#element(ref).element,
-      ["AXValue", "AXSelectedTextRange"] as const,
-    );
+    using held = this.#hold(ref);
+    const values = await this.#readMany(held.ref, ["AXValue", "AXSelectedTextRange"] as const);
     const range = rangeOf(values.AXSelectedTextRange ?? null);
     if (!range) return -1;
     const text = textOf(values.AXValue ?? null) ?? "";
@@ -413,7 +427,8 @@ export class DarwinAccessibility implements AccessibilityBackend {
 
   /** Inserts text at `offset` (characters): AXSelectedTextRange, then AXSelectedText. */
   async insertText(ref: unknown, offset: number, text: string): Promise<boolean> {
-    const element = this.#element(ref).element;
+    using held = this.#hold(ref);
+    const element = held.ref;
     const current = textOf(await this.#ax.read(element, "AXValue")) ?? "";
     const location = [...current].slice(0, Math.max(0, offset)).join("").length;
     using range = this.#ax.geometry({ range: { location, length: 0 } });
@@ -424,16 +439,15 @@ export class DarwinAccessibility implements AccessibilityBackend {
 
   /** Replaces the whole text (AXValue). */
   async setText(ref: unknown, text: string): Promise<boolean> {
+    using held = this.#hold(ref);
     using value = this.#ctx.cf.string(text);
-    return await this.#ax.set(this.#element(ref).element, "AXValue", value.ref);
+    return await this.#ax.set(held.ref, "AXValue", value.ref);
   }
 
   /** The numeric value and its range; `current` is NaN for an element without one. */
   async value(ref: unknown): Promise<ValueRange> {
-    const values = await this.#readMany(
-      this.#element(ref).element,
-      ["AXValue", "AXMinValue", "AXMaxValue"] as const,
-    );
+    using held = this.#hold(ref);
+    const values = await this.#readMany(held.ref, ["AXValue", "AXMinValue", "AXMaxValue"] as const);
     return {
       current: numberOf(values.AXValue ?? null) ?? NaN,
       min: numberOf(values.AXMinValue ?? null) ?? NaN,
@@ -448,8 +462,9 @@ export class DarwinAccessibility implements AccessibilityBackend {
    * @throws {DriverError} `delivery_failed` when the app does not accept it.
    */
   async setValue(ref: unknown, value: number): Promise<void> {
+    using held = this.#hold(ref);
     using number = this.#ctx.cf.number(value);
-    if (!(await this.#ax.set(this.#element(ref).element, "AXValue", number.ref))) {
+    if (!(await this.#ax.set(held.ref, "AXValue", number.ref))) {
       throw new DriverError("delivery_failed", `The element did not accept the value ${value}`, {
         hint: "the value may be read-only; use its actions (AXIncrement/AXDecrement) or act by pixel",
       });
@@ -457,8 +472,9 @@ export class DarwinAccessibility implements AccessibilityBackend {
   }
 
   /** Gives the element keyboard focus (AXFocused = true). */
-  grabFocus(ref: unknown): Promise<boolean> {
-    return this.#ax.set(this.#element(ref).element, "AXFocused", this.#ctx.cf.boolean(true));
+  async grabFocus(ref: unknown): Promise<boolean> {
+    using held = this.#hold(ref);
+    return await this.#ax.set(held.ref, "AXFocused", this.#ctx.cf.boolean(true));
   }
 
   /**

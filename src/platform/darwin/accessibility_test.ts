@@ -232,3 +232,31 @@ Deno.test("darwin accessibility keeps what it read when the app stops answering 
   assert.equal(tree.truncated, true);
   assert.match(tree.error ?? "", /did not answer within 2 s/);
 });
+
+Deno.test("darwin accessibility keeps an element alive across its own awaited calls while newer snapshots release it", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const a11y = mac.backend.accessibility;
+  const first = await a11y.tree(MAC.controls, MAC.controlsWindow, ALL, signal);
+  const box = find(first.nodes, (n) => n.name === "Enable notifications");
+  // The app answers the action-name query only after GENERATIONS_KEPT newer snapshots were taken,
+  // which release the first snapshot's references while doAction is still awaiting.
+  const ax = mac.fake.frameworks.ax as {
+    AXUIElementCopyActionNames: (...args: unknown[]) => Promise<number>;
+  };
+  const original = ax.AXUIElementCopyActionNames;
+  let stalled = true;
+  ax.AXUIElementCopyActionNames = async (...args: unknown[]) => {
+    const status = await original(...args);
+    if (stalled) {
+      stalled = false;
+      for (let i = 0; i < GENERATIONS_KEPT; i++) {
+        await a11y.tree(MAC.controls, MAC.controlsWindow, ALL, signal);
+      }
+    }
+    return status;
+  };
+  assert.equal(await a11y.doAction(box.ref, "AXPress"), true);
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 0, "the app's checkbox toggled");
+  assert.deepEqual(mac.fake.heap.violations, [], "no call used a released element");
+});

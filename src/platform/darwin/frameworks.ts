@@ -12,6 +12,7 @@ import { CF_SYMBOLS, coreFoundation } from "../../../ffi/darwin/core_foundation.
 import { CG_SYMBOLS, coreGraphics } from "../../../ffi/darwin/core_graphics.ts";
 import { OBJC_SYMBOLS, objcRuntime } from "../../../ffi/darwin/objc.ts";
 import { libSystem, SYSTEM_SYMBOLS } from "../../../ffi/darwin/libsystem.ts";
+import { skyLight, SKYLIGHT_SYMBOLS } from "../../../ffi/darwin/skylight.ts";
 import { LibraryLoadError } from "../../../ffi/_errors.ts";
 import type { LazyLibrary } from "../../../ffi/_open.ts";
 import { DriverError } from "../../core/errors.ts";
@@ -27,6 +28,7 @@ export const FRAMEWORK_TABLES = {
   objc: OBJC_SYMBOLS,
   appKit: APPKIT_SYMBOLS,
   system: SYSTEM_SYMBOLS,
+  skylight: SKYLIGHT_SYMBOLS,
 } as const;
 
 /** The short name of a framework table. */
@@ -42,6 +44,7 @@ const LIBRARIES: { readonly [K in FrameworkName]: LazyLibrary<(typeof FRAMEWORK_
   objc: objcRuntime,
   appKit,
   system: libSystem,
+  skylight: skyLight,
 };
 
 function open<K extends FrameworkName>(name: K): Frameworks[K] {
@@ -83,6 +86,9 @@ export function systemFrameworks(): Frameworks {
     },
     get system() {
       return open("system");
+    },
+    get skylight() {
+      return open("skylight");
     },
   };
 }

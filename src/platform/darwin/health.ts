@@ -9,6 +9,9 @@
 import { asDriverError } from "../../core/errors.ts";
 import type { HealthCheck } from "../types.ts";
 import type { AxClient } from "./ax_client.ts";
+import { backgroundPoster } from "./input/events.ts";
+import { sysctlString } from "./os_version.ts";
+import { SCREENCAPTURE } from "./screencapture.ts";
 import type { DarwinContext } from "./context.ts";
 import { consoleSession } from "./permissions.ts";
 import type { DarwinScreen } from "./screen.ts";
@@ -54,15 +57,7 @@ export async function darwinHealth(deps: DarwinHealthDeps, names: readonly strin
 
 /** macOS facts: product version, build and model (sysctl). */
 export function macFacts(ctx: DarwinContext): Record<string, string | null> {
-  const read = (name: string): string | null => {
-    const length = new BigUint64Array([256n]);
-    const buffer = new Uint8Array(256);
-    if (ctx.fw.system.sysctlbyname(new TextEncoder().encode(name + "\0"), buffer, length, null, 0n) !== 0) {
-      return null;
-    }
-    const end = buffer.indexOf(0);
-    return new TextDecoder().decode(buffer.subarray(0, end < 0 ? Number(length[0]) : end));
-  };
+  const read = (name: string): string | null => sysctlString(ctx, name);
   return {
     product_version: read("kern.osproductversion"),
     build: read("kern.osversion"),
@@ -117,7 +112,7 @@ async function accessibilityCheck({ ctx, ax }: DarwinHealthDeps): Promise<Health
       name: "accessibility",
       status: "fail",
       message: "Accessibility is not granted",
-      hint: `grant Accessibility to ${grantee()}: open "${SETTINGS_PANE.accessibility}"`,
+      hint: `grant Accessibility to ${grantee(ctx)}: open "${SETTINGS_PANE.accessibility}"`,
     };
   }
   const front = frontmostPid(ctx);
@@ -148,7 +143,7 @@ async function captureCheck({ ctx, screen }: DarwinHealthDeps): Promise<HealthCh
       name: "capture",
       status: "fail",
       message: "Screen Recording is not granted",
-      hint: `grant Screen Recording to ${grantee()}: open "${SETTINGS_PANE.screenRecording}"`,
+      hint: `grant Screen Recording to ${grantee(ctx)}: open "${SETTINGS_PANE.screenRecording}"`,
     };
   }
   const started = performance.now();
@@ -158,27 +153,33 @@ async function captureCheck({ ctx, screen }: DarwinHealthDeps): Promise<HealthCh
     name: "capture",
     status: "pass",
     message: `Captured the main display (${image.width}x${image.height} pixels) in ${ms} ms`,
-    data: { width: image.width, height: image.height, ms, api: "CGDisplayCreateImage" },
+    data: {
+      width: image.width,
+      height: image.height,
+      ms,
+      api: screen.route() === "screencapture" ? SCREENCAPTURE : "CGDisplayCreateImage",
+    },
   };
 }
 
 function inputCheck({ ctx }: DarwinHealthDeps): Promise<HealthCheck> {
   const preflight = ctx.fw.cg.CGPreflightPostEventAccess;
   const allowed = preflight ? preflight() : ctx.fw.ax.AXIsProcessTrusted();
+  const background = backgroundPoster(ctx);
   return Promise.resolve(
     allowed
       ? {
         name: "input",
         status: "pass",
         message:
-          "Posting events is allowed: background input per process (CGEventPostToPid), foreground at the HID tap",
-        data: { background: "CGEventPostToPid", foreground: "CGEventPost(kCGHIDEventTap)" },
+          `Posting events is allowed: background input per process (${background}), foreground at the HID tap`,
+        data: { background, foreground: "CGEventPost(kCGHIDEventTap)" },
       }
       : {
         name: "input",
         status: "fail",
         message: "Posting events is not allowed (Accessibility is not granted)",
-        hint: `grant Accessibility to ${grantee()}: open "${SETTINGS_PANE.accessibility}"`,
+        hint: `grant Accessibility to ${grantee(ctx)}: open "${SETTINGS_PANE.accessibility}"`,
       },
   );
 }

@@ -18,6 +18,7 @@ import { darwinHealth } from "./health.ts";
 import { DarwinInput } from "./input/mod.ts";
 import { darwinPermissions, requestPermissions } from "./permissions.ts";
 import { DarwinScreen } from "./screen.ts";
+import type { CommandRunner } from "./screencapture.ts";
 import { settled } from "./settled.ts";
 import { createDarwinSystem } from "./system.ts";
 import { DarwinWindows } from "./windows.ts";
@@ -27,6 +28,8 @@ export interface DarwinBackendOptions {
   /** The framework tables (default: the real ones, opened on first use). */
   frameworks?: Frameworks;
   apps?: DarwinAppsOptions;
+  /** Runs screencapture, and says whether it is installed (default: the real tool). */
+  screencapture?: { run: CommandRunner; installed: () => boolean };
 }
 
 /** The macOS system facility alone (processes, programs, sockets), without a back end. */
@@ -38,7 +41,10 @@ export function createDarwinSystemFacility(frameworks: Frameworks = systemFramew
 export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend {
   const ctx = new DarwinContext(options.frameworks ?? systemFrameworks());
   const ax = new AxClient(ctx);
-  const screen = new DarwinScreen(ctx);
+  const screen = new DarwinScreen(ctx, {
+    run: options.screencapture?.run,
+    hasScreencapture: options.screencapture?.installed,
+  });
   const windows = new DarwinWindows(ctx, ax);
   const apps = new DarwinApps(ctx, options.apps);
   const accessibility = new DarwinAccessibility(ctx, ax);
@@ -64,10 +70,13 @@ export function createDarwinBackend(options: DarwinBackendOptions = {}): Backend
       remove: () => {},
     },
     permissions(): Promise<PermissionCheck[]> {
-      return darwinPermissions(ctx);
+      return darwinPermissions(ctx, () => screen.route());
     },
     requestPermissions(): Promise<PermissionPrompts> {
-      return settled(() => ({ prompted: requestPermissions(ctx).prompted }));
+      return settled(() => {
+        const { prompted, notes } = requestPermissions(ctx);
+        return { prompted, notes };
+      });
     },
     health(names: readonly string[]): Promise<HealthCheck[]> {
       return darwinHealth({ ctx, ax, screen }, names);

@@ -10,6 +10,9 @@ import { DriverError } from "../../core/errors.ts";
 import type { PermissionCheck } from "../types.ts";
 import type { DarwinContext } from "./context.ts";
 import { grantee, screenCaptureAllowed, SETTINGS_PANE } from "./tcc.ts";
+import { macOSMajor } from "./os_version.ts";
+import { captureRoute, CG_CAPTURE_REMOVED_IN } from "./screen.ts";
+import { SCREENCAPTURE } from "./screencapture.ts";
 import { settled } from "./settled.ts";
 
 /** The checks, in report order. */
@@ -35,7 +38,10 @@ export function consoleSession(ctx: DarwinContext): { onConsole: boolean; user: 
 }
 
 /** Runs every check; a missing facility is a failed check, never a throw. */
-export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]> {
+export function darwinPermissions(
+  ctx: DarwinContext,
+  route?: () => ReturnType<typeof captureRoute>,
+): Promise<PermissionCheck[]> {
   return settled(() => {
     const trusted = ctx.fw.ax.AXIsProcessTrusted();
     const capture = screenCaptureAllowed(ctx);
@@ -49,7 +55,7 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
           : "Accessibility is not granted: no accessibility tree, element actions or input",
         remedy: trusted
           ? null
-          : `grant Accessibility to ${grantee()} in System Settings → Privacy & Security → ` +
+          : `grant Accessibility to ${grantee(ctx)} in System Settings → Privacy & Security → ` +
             `Accessibility: open "${SETTINGS_PANE.accessibility}", then restart the driver`,
         data: { settings_url: SETTINGS_PANE.accessibility, api: "AXIsProcessTrusted" },
       },
@@ -62,8 +68,11 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
           ? "Screen Recording is granted: screenshots and window titles work"
           : "Screen Recording is not granted: no screenshots, and window titles are hidden",
         remedy: capture === false
-          ? `grant Screen Recording to ${grantee()} in System Settings → Privacy & Security → Screen & System ` +
-            `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver`
+          ? `grant Screen Recording to ${
+            grantee(ctx)
+          } in System Settings → Privacy & Security → Screen & System ` +
+            `Audio Recording: open "${SETTINGS_PANE.screenRecording}", then restart the driver (macOS shows ` +
+            "its prompt once per app: after that only System Settings changes it)"
           : null,
         data: { settings_url: SETTINGS_PANE.screenRecording, api: "CGPreflightScreenCaptureAccess" },
       },
@@ -81,20 +90,46 @@ export function darwinPermissions(ctx: DarwinContext): Promise<PermissionCheck[]
             "over SSH, start the driver from that session (a launch agent) and reach it through its daemon socket",
         data: { api: "CGSessionCopyCurrentDictionary" },
       },
-      {
-        name: "capture_api",
-        ok: ctx.fw.cg.CGWindowListCreateImage !== null && ctx.fw.cg.CGDisplayCreateImage !== null,
-        detail: ctx.fw.cg.CGWindowListCreateImage !== null
-          ? "CGDisplayCreateImage and CGWindowListCreateImage are available"
-          : "This macOS removed CGWindowListCreateImage/CGDisplayCreateImage (ScreenCaptureKit only)",
-        remedy: ctx.fw.cg.CGWindowListCreateImage !== null
-          ? null
-          : "none yet: the driver does not call ScreenCaptureKit; screenshots are refused with unsupported_platform",
-      },
+      captureCheck(ctx, route ? route() : captureRoute(ctx, screencaptureInstalled())),
       clipboardCheck(ctx),
     ];
     return checks;
   });
+}
+
+function screencaptureInstalled(): boolean {
+  try {
+    return Deno.statSync(SCREENCAPTURE).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Which capture calls this macOS has, and which the driver uses. */
+export function captureCheck(ctx: DarwinContext, route: ReturnType<typeof captureRoute>): PermissionCheck {
+  const { cg } = ctx.fw;
+  const exported = cg.CGWindowListCreateImage !== null && cg.CGDisplayCreateImage !== null;
+  const major = macOSMajor(ctx);
+  const detail = route === "coregraphics"
+    ? "Capture uses CGWindowListCreateImage and CGDisplayCreateImage"
+    : route === "screencapture" && exported
+    ? `macOS ${major}: CGWindowListCreateImage/CGDisplayCreateImage are removed from the macOS ` +
+      `${CG_CAPTURE_REMOVED_IN} SDK but still exported (dlsym finds them), and calling them makes macOS ask ` +
+      "the user every month to let the driver bypass the system private window picker; the driver does " +
+      `not call them and captures through ${SCREENCAPTURE} (ScreenCaptureKit, under the same Screen ` +
+      "Recording grant)"
+    : route === "screencapture"
+    ? `This macOS removed CGWindowListCreateImage/CGDisplayCreateImage; capture goes through ${SCREENCAPTURE}`
+    : `This macOS has neither CGWindowListCreateImage/CGDisplayCreateImage nor ${SCREENCAPTURE}`;
+  return {
+    name: "capture_api",
+    ok: route !== null,
+    detail,
+    remedy: route === null
+      ? "none: the driver does not call ScreenCaptureKit itself; screenshots are refused with unsupported_platform"
+      : null,
+    data: { route, exported, macos_major: major },
+  };
 }
 
 function clipboardCheck(ctx: DarwinContext): PermissionCheck {
@@ -118,17 +153,20 @@ function clipboardCheck(ctx: DarwinContext): PermissionCheck {
 
 /**
  * Raises the system prompts for the missing grants (Accessibility through
- * AXIsProcessTrustedWithOptions, Screen Recording through CGRequestScreenCaptureAccess).
+ * AXIsProcessTrustedWithOptions, Screen Recording through CGRequestScreenCaptureAccess,
+ * whose prompt macOS shows once per app: a request is reported in `notes`, not as a
+ * raised prompt, since nothing tells whether one appeared).
  * Only for a person at a trusted host (`cua-driver permissions grant`), never for an
  * agent's tool call.
  *
- * @returns What was already granted and which prompts were raised.
+ * @returns What is granted now, which prompts were raised, and notes for the person.
  */
 export function requestPermissions(
   ctx: DarwinContext,
-): { accessibility: boolean; screenRecording: boolean | null; prompted: string[] } {
+): { accessibility: boolean; screenRecording: boolean | null; prompted: string[]; notes: string[] } {
   const { cf, fw } = ctx;
   const prompted: string[] = [];
+  const notes: string[] = [];
   let accessibility = fw.ax.AXIsProcessTrusted();
   if (!accessibility) {
     const key = fw.ax.kAXTrustedCheckOptionPrompt;
@@ -141,8 +179,16 @@ export function requestPermissions(
   }
   let screenRecording = screenCaptureAllowed(ctx);
   if (screenRecording === false && fw.cg.CGRequestScreenCaptureAccess !== null) {
+    // macOS shows this prompt once per app; later requests return false without one, and
+    // nothing tells which happened: so it is not reported as a raised prompt.
     screenRecording = fw.cg.CGRequestScreenCaptureAccess();
-    prompted.push("screen_recording");
+    if (!screenRecording) {
+      notes.push(
+        `Screen Recording was requested for ${grantee(ctx)}. macOS shows that prompt once per app: if it ` +
+          "was answered or dismissed before, no prompt appeared now; allow it in System Settings → Privacy " +
+          `& Security → Screen & System Audio Recording (open "${SETTINGS_PANE.screenRecording}").`,
+      );
+    }
   }
-  return { accessibility, screenRecording, prompted };
+  return { accessibility, screenRecording, prompted, notes };
 }

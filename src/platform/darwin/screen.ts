@@ -1,10 +1,12 @@
 /**
  * Displays, the pointer position and capture through CoreGraphics.
  *
- * Capture uses `CGDisplayCreateImage` and `CGWindowListCreateImage`. Apple removed both
- * from the macOS 15 SDK in favour of ScreenCaptureKit, whose API is asynchronous
- * Objective-C with completion blocks; where the running OS no longer exports them the
- * capture is refused with `unsupported_platform` naming ScreenCaptureKit.
+ * Capture uses `CGDisplayCreateImage` and `CGWindowListCreateImage` up to macOS 14.
+ * Apple removed both from the macOS 15 SDK (not from the OS: dlsym still finds them,
+ * and calling them makes macOS prompt the user monthly), so from macOS 15 on, and
+ * wherever they are missing, capture goes through `screencapture` (screencapture.ts).
+ * An image with no pixels (0x0, or every pixel transparent: a window the window server
+ * will not show this process) is `capture_failed`, never an empty screenshot.
  *
  * @module
  */
@@ -21,7 +23,9 @@ import type {
 } from "../types.ts";
 import type { CFRef } from "./cf.ts";
 import type { DarwinContext } from "./context.ts";
+import { macOSMajor } from "./os_version.ts";
 import { toRgba } from "./pixels.ts";
+import { type CommandRunner, runCommand, SCREENCAPTURE, screencapture } from "./screencapture.ts";
 import { requireScreenCapture } from "./tcc.ts";
 import { requireWindow } from "./window_list.ts";
 import { settled } from "./settled.ts";
@@ -31,18 +35,66 @@ const MAX_DISPLAYS = 32;
 function captureRemoved(what: string): DriverError {
   return new DriverError(
     "unsupported_platform",
-    `${what} is not available: this macOS no longer exports CGDisplayCreateImage/CGWindowListCreateImage`,
+    `${what} is not available: this macOS no longer exports CGDisplayCreateImage/CGWindowListCreateImage ` +
+      `and has no ${SCREENCAPTURE}`,
     {
       hint:
         "this macOS offers capture only through ScreenCaptureKit (SCScreenshotManager), which the driver " +
-        "does not call yet; use the accessibility tree (get_window_state with include_screenshot false)",
+        "does not call; use the accessibility tree (get_window_state with include_screenshot false)",
     },
   );
 }
 
+/** The first macOS whose SDK lacks the CoreGraphics capture calls. */
+export const CG_CAPTURE_REMOVED_IN = 15;
+
+/** How this Mac captures: the CoreGraphics calls, screencapture, or neither. */
+export function captureRoute(ctx: DarwinContext, hasTool: boolean): "coregraphics" | "screencapture" | null {
+  const { cg } = ctx.fw;
+  const legacy = cg.CGWindowListCreateImage !== null && cg.CGDisplayCreateImage !== null;
+  const major = macOSMajor(ctx);
+  if (legacy && (major === null || major < CG_CAPTURE_REMOVED_IN)) return "coregraphics";
+  return hasTool ? "screencapture" : null;
+}
+
+/** An image that holds no pixels: 0x0, or every pixel fully transparent. */
+function emptyImage(image: RawImage): boolean {
+  if (image.width === 0 || image.height === 0) return true;
+  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] !== 0) return false;
+  return true;
+}
+
+function noPixels(what: string, windowId?: number): DriverError {
+  return new DriverError("capture_failed", `${what} came back without pixels (empty or fully transparent)`, {
+    ...(windowId !== undefined ? { window_id: windowId } : {}),
+    hint: "the window server shows this process no pixels of it: a minimized window, one on another Space, " +
+      "or one it hides without Screen Recording; restore it, check check_permissions, or use its accessibility tree",
+  });
+}
+
 /** Screen facilities of the macOS back end. */
 export class DarwinScreen implements ScreenBackend {
-  constructor(readonly ctx: DarwinContext) {}
+  readonly #run: CommandRunner;
+  readonly #hasTool: () => boolean;
+
+  constructor(
+    readonly ctx: DarwinContext,
+    options: { run?: CommandRunner; hasScreencapture?: () => boolean } = {},
+  ) {
+    this.#run = options.run ?? runCommand;
+    this.#hasTool = options.hasScreencapture ?? (() => {
+      try {
+        return Deno.statSync(SCREENCAPTURE).isFile;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** The capture route of this Mac (see {@linkcode captureRoute}). */
+  route(): "coregraphics" | "screencapture" | null {
+    return captureRoute(this.ctx, this.#hasTool());
+  }
 
   /** Every active display, the main one first. */
   displays(): Promise<DisplayInfo[]> {
@@ -138,9 +190,14 @@ export class DarwinScreen implements ScreenBackend {
       });
     }
     requireScreenCapture(this.ctx, "Capturing the screen");
-    const create = this.ctx.fw.cg.CGDisplayCreateImage;
-    if (create === null) throw captureRemoved("Display capture");
-    using image = this.ctx.cf.own(create(Number(display.id)));
+    const route = this.route();
+    if (route === null) throw captureRemoved("Display capture");
+    if (route === "screencapture") {
+      const pixels = await screencapture(this.#run, { display: displays.indexOf(display) + 1 });
+      if (emptyImage(pixels)) throw noPixels(`The capture of display ${display.id}`);
+      return pixels;
+    }
+    using image = this.ctx.cf.own(this.ctx.fw.cg.CGDisplayCreateImage!(Number(display.id)));
     if (!image) {
       throw new DriverError(
         "capture_failed",
@@ -148,7 +205,9 @@ export class DarwinScreen implements ScreenBackend {
         {},
       );
     }
-    return this.#pixels(image.ref);
+    const pixels = this.#pixels(image.ref);
+    if (pixels === null || emptyImage(pixels)) throw noPixels(`The capture of display ${display.id}`);
+    return pixels;
   }
 
   /**
@@ -158,13 +217,17 @@ export class DarwinScreen implements ScreenBackend {
    * @throws {DriverError} `window_stale` for a window that is gone, `permission_denied`,
    *   `unsupported_platform` as for {@linkcode captureDisplay}.
    */
-  // deno-lint-ignore require-await
   async captureWindow(windowId: number): Promise<{ image: RawImage; bounds: Rect }> {
     const row = requireWindow(this.ctx, windowId);
     requireScreenCapture(this.ctx, "Capturing a window");
-    const create = this.ctx.fw.cg.CGWindowListCreateImage;
-    if (create === null) throw captureRemoved("Window capture");
-    using image = this.ctx.cf.own(create(
+    const route = this.route();
+    if (route === null) throw captureRemoved("Window capture");
+    if (route === "screencapture") {
+      const pixels = await screencapture(this.#run, { window: windowId });
+      if (emptyImage(pixels)) throw noPixels(`The capture of window ${windowId}`, windowId);
+      return { image: pixels, bounds: row.bounds };
+    }
+    using image = this.ctx.cf.own(this.ctx.fw.cg.CGWindowListCreateImage!(
       CG_RECT_NULL,
       CGWindowListOption.IncludingWindow,
       windowId,
@@ -181,12 +244,15 @@ export class DarwinScreen implements ScreenBackend {
         },
       );
     }
-    return { image: this.#pixels(image.ref), bounds: row.bounds };
+    const pixels = this.#pixels(image.ref);
+    if (pixels === null || emptyImage(pixels)) throw noPixels(`The capture of window ${windowId}`, windowId);
+    return { image: pixels, bounds: row.bounds };
   }
 
-  /** The RGBA pixels of a CGImage (its data provider's bytes, copied once). */
-  #pixels(image: CFRef): RawImage {
+  /** The RGBA pixels of a CGImage (its data provider's bytes, copied once); null for a 0x0 image. */
+  #pixels(image: CFRef): RawImage | null {
     const { cg } = this.ctx.fw;
+    if (Number(cg.CGImageGetWidth(image)) === 0 || Number(cg.CGImageGetHeight(image)) === 0) return null;
     const provider = cg.CGImageGetDataProvider(image);
     using data = this.ctx.cf.ownOrThrow(
       provider && cg.CGDataProviderCopyData(provider),
@@ -198,6 +264,7 @@ export class DarwinScreen implements ScreenBackend {
       height: Number(cg.CGImageGetHeight(image)),
       bytesPerRow: Number(cg.CGImageGetBytesPerRow(image)),
       bitsPerPixel: Number(cg.CGImageGetBitsPerPixel(image)),
+      bitsPerComponent: Number(cg.CGImageGetBitsPerComponent(image)),
       bitmapInfo: cg.CGImageGetBitmapInfo(image),
     });
   }

@@ -68,9 +68,10 @@ Deno.test("darwin screen refuses capture without Screen Recording, naming the pa
   await assert.rejects(mac.backend.screen.captureWindow(MAC.textEditWindow), /Screen Recording/);
 });
 
-Deno.test("darwin screen refuses capture where the OS removed the CoreGraphics capture API", async () => {
+Deno.test("darwin screen refuses capture where the OS has neither the CoreGraphics calls nor screencapture", async () => {
   const world = (await import("./_fake/scenario.ts")).macDesktop();
   world.legacyCaptureAvailable = false;
+  world.screencaptureInstalled = false;
   await using mac = fakeMacBackend({ world });
   const error = await mac.backend.screen.captureWindow(MAC.textEditWindow).catch((e) => e);
   assert.equal(error.code, "unsupported_platform");
@@ -82,4 +83,49 @@ Deno.test("darwin screen answers window_stale and display_unavailable for what d
   await using mac = fakeMacBackend();
   assert.equal((await mac.backend.screen.captureWindow(999_999).catch((e) => e)).code, "window_stale");
   assert.equal((await mac.backend.screen.captureDisplay("7").catch((e) => e)).code, "display_unavailable");
+});
+
+Deno.test("darwin screen decodes a 10-bit and a half-float (HDR) display's captures", async () => {
+  for (const format of ["rgb10", "rgba16f"] as const) {
+    await using mac = fakeMacBackend();
+    mac.fake.world.captureFormat = format;
+    const { image } = await mac.backend.screen.captureWindow(MAC.textEditWindow);
+    assert.equal(image.width, 1600, format);
+    // TextEdit's (10, 120, 230), within one step of 8-bit rounding.
+    const [r, g, b, a] = pixel(image, 400, 400);
+    assert.ok(Math.abs(r - 10) <= 1 && Math.abs(g - 120) <= 1 && Math.abs(b - 230) <= 1 && a === 255, format);
+  }
+});
+
+Deno.test("darwin screen on macOS 15 captures through screencapture, never the calls macOS prompts for", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  world.productVersion = "15.1";
+  const { image, bounds } = await mac.backend.screen.captureWindow(MAC.chromeWindow);
+  assert.deepEqual(bounds, { x: 40, y: 60, width: 1200, height: 800 });
+  assert.equal(image.width, 2400);
+  assert.deepEqual(pixel(image, (600 - 40) * 2, (400 - 60) * 2), [250, 250, 250, 255], "Chrome's own pixels");
+  const desktop = await mac.backend.screen.captureDisplay("primary");
+  assert.deepEqual(pixel(desktop, 600 * 2, 400 * 2), [10, 120, 230, 255]);
+  assert.equal(world.bypassPrompts, 0, "no 'bypass the private window picker' prompt");
+  assert.deepEqual(mac.fake.screencapture.calls.map((c) => c.slice(1, 5)), [
+    ["-x", "-o", "-l", String(MAC.chromeWindow)],
+    ["-x", "-D", "1", "-t"],
+  ]);
+  const check = (await mac.backend.permissions()).find((c) => c.name === "capture_api")!;
+  assert.equal(check.ok, true);
+  assert.match(check.detail, /still exported \(dlsym finds them\).*every month.*screencapture/);
+});
+
+Deno.test("darwin screen reports a window without pixels as capture_failed with its hint", async () => {
+  for (const unreadable of ["empty", "transparent"] as const) {
+    for (const version of ["14.6.1", "15.1"]) {
+      await using mac = fakeMacBackend();
+      mac.fake.world.productVersion = version;
+      mac.fake.world.window(MAC.chromeWindow)!.unreadable = unreadable;
+      const error = await mac.backend.screen.captureWindow(MAC.chromeWindow).catch((e) => e);
+      assert.equal(error.code, "capture_failed", `${unreadable} on ${version}: ${error.message}`);
+      assert.match(String(error.data.hint), /minimized|another Space/);
+    }
+  }
 });

@@ -96,7 +96,8 @@ export class DarwinWindows implements WindowBackend {
   async activate(windowId: number): Promise<{ priorActive: number | null }> {
     const row = this.#require(windowId);
     const priorActive = await this.active();
-    if (accessibilityTrusted(this.ctx)) {
+    const trusted = accessibilityTrusted(this.ctx);
+    if (trusted) {
       using app = this.ax.application(row.pid);
       await this.ax.set(app.ref, "AXFrontmost", this.ctx.cf.boolean(true));
       using axWindow = await this.ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
@@ -105,7 +106,9 @@ export class DarwinWindows implements WindowBackend {
         await this.ax.perform(axWindow.ref, "AXRaise");
       }
     }
-    if (frontmostPid(this.ctx) !== row.pid) activateApp(this.ctx, row.pid);
+    const asked = frontmostPid(this.ctx) !== row.pid && activateApp(this.ctx, row.pid);
+    // Nothing was asked (no Accessibility, and a macOS that ignores NSRunningApplication's request): no wait.
+    if (!trusted && !asked) return { priorActive };
     const deadline = Date.now() + ACTIVATION_CONFIRM_MS;
     while ((await this.active()) !== windowId && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));

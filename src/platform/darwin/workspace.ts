@@ -6,6 +6,8 @@
  * @module
  */
 import { NSApplicationActivationOptions, NSWorkspaceLaunchOptions } from "../../../ffi/darwin/app_kit.ts";
+import { CFRunLoopRunResult } from "../../../ffi/darwin/core_foundation.ts";
+import { macOSMajor } from "./os_version.ts";
 import { DriverError } from "../../core/errors.ts";
 import { outCell, type Owned, readOut } from "./cf.ts";
 import type { DarwinContext } from "./context.ts";
@@ -31,15 +33,33 @@ function workspace(ctx: DarwinContext): Id {
   return ctx.objc.id(ctx.objc.cls("NSWorkspace"), "sharedWorkspace")!;
 }
 
+/** Sources handled by one pump at most (a burst of launches posts a few each). */
+export const RUN_LOOP_DRAIN_LIMIT = 256;
+
 /**
- * Lets the main thread's run loop handle what is pending, without waiting. NSWorkspace
+ * Lets the main thread's run loop handle everything pending, without waiting. NSWorkspace
  * keeps `runningApplications` and `frontmostApplication` current through notifications
  * delivered on that run loop, which a command-line process never runs by itself: without
- * this, a long-running driver would keep seeing the apps of its first look.
+ * this, a long-running driver would keep seeing the apps of its first look. One
+ * zero-timeout pass handles at most one source, so it runs until a pass handles none.
+ *
+ * @throws {DriverError} `unsupported_platform` off the process's main thread (a Worker),
+ *   whose run loop never receives NSWorkspace's notifications.
  */
 export function pumpRunLoop(ctx: DarwinContext): void {
+  if (ctx.fw.system.pthread_main_np() !== 1) {
+    throw new DriverError(
+      "unsupported_platform",
+      "The macOS back end runs off the process's main thread: NSWorkspace's view of the running apps " +
+        "is kept current only by the main thread's run loop",
+      { hint: "run the driver in the main thread of its process, not in a Worker" },
+    );
+  }
   const mode = ctx.fw.cf.kCFRunLoopDefaultMode;
-  if (mode !== null) ctx.fw.cf.CFRunLoopRunInMode(mode, 0, false);
+  if (mode === null) return;
+  for (let i = 0; i < RUN_LOOP_DRAIN_LIMIT; i++) {
+    if (ctx.fw.cf.CFRunLoopRunInMode(mode, 0, true) !== CFRunLoopRunResult.HandledSource) return;
+  }
 }
 
 function describe(ctx: DarwinContext, app: Id): RunningApp {
@@ -92,8 +112,17 @@ export function frontmostPid(ctx: DarwinContext): number | null {
   });
 }
 
-/** Asks an application to become active (with all its windows); false when macOS refused. */
+/** The first macOS that activates cooperatively: it ignores activation requests from a background process. */
+export const COOPERATIVE_ACTIVATION_SINCE = 14;
+
+/**
+ * Asks an application to become active (with all its windows); false when macOS refused,
+ * and false without asking on macOS 14 and later, which ignores such a request from a
+ * process that is not itself active (NSApplicationActivateIgnoringOtherApps is deprecated
+ * there and has no effect): there only Accessibility (AXFrontmost) activates another app.
+ */
 export function activateApp(ctx: DarwinContext, pid: number): boolean {
+  if ((macOSMajor(ctx) ?? 0) >= COOPERATIVE_ACTIVATION_SINCE) return false;
   return ctx.objc.pool(() => {
     const app = ctx.objc.send.msgSend_id_i32(
       ctx.objc.cls("NSRunningApplication"),

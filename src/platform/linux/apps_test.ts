@@ -28,7 +28,11 @@ async function waitDead(apps: LinuxApps, pid: number): Promise<boolean> {
 
 Deno.test("LinuxApps launches /bin/sleep, kills it, and sees it gone", async () => {
   await withApps(async (apps) => {
-    const result = await apps.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"] });
+    const result = await apps.launch({
+      launchPath: "/bin/sleep",
+      additionalArguments: ["30"],
+      mode: "bounded",
+    });
     const pid = result.pid ?? 0;
     try {
       assert.ok(pid > 0);
@@ -88,7 +92,11 @@ Deno.test("LinuxApps.listApps merges running processes with desktop entries", as
       `${userApps}/vendor/idle.desktop`,
       "[Desktop Entry]\nType=Application\nName=Idle Tool\nExec=cua-idle-tool-xyz --x\n",
     );
-    const { pid } = await apps.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"] });
+    const { pid } = await apps.launch({
+      launchPath: "/bin/sleep",
+      additionalArguments: ["30"],
+      mode: "bounded",
+    });
     try {
       const list = await apps.listApps();
       const running = list.find((a) => a.pid === pid);

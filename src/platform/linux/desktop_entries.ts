@@ -26,6 +26,8 @@ export interface DesktopEntry {
   key: string | null;
   /** Modification time of the file, or null when unknown. */
   mtime: Date | null;
+  /** `Terminal=true`: the program runs in a terminal and opens no window of its own. */
+  terminal?: boolean;
 }
 
 /** The `[Desktop Entry]` keys this module reads. */
@@ -35,6 +37,8 @@ export interface DesktopEntryFields {
   exec: string | null;
   noDisplay: boolean;
   hidden: boolean;
+  /** `Terminal=true`: the program runs inside a terminal, it opens no window of its own. */
+  terminal?: boolean;
 }
 
 /** Undoes the escapes of a desktop-entry string value: `\s`, `\n`, `\t`, `\r`, `\\`. */
@@ -69,6 +73,7 @@ export function parseDesktopEntry(text: string): DesktopEntryFields {
     else if (key === "Exec") fields.exec = value;
     else if (key === "NoDisplay") fields.noDisplay = value === "true";
     else if (key === "Hidden") fields.hidden = value === "true";
+    else if (key === "Terminal") fields.terminal = value === "true";
   }
   return fields;
 }
@@ -170,6 +175,7 @@ async function loadEntry(id: string, path: string): Promise<DesktopEntry | null>
     launchPath: argv.length === 0 ? null : joinCommandLine(argv),
     key: programKey(argv),
     mtime: info?.mtime ?? null,
+    terminal: fields.terminal === true,
   };
 }
 

@@ -162,12 +162,24 @@ async function inputCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {
   const xtest = probeXTest(conn);
   const xinput2 = probeXInput2(conn);
   const background = await deps.input.backgroundAvailable();
+  const reset = (await deps.input.heldInputReset?.()) ?? null;
   const data = {
     xtest: xtest.ok,
     xinput2: xinput2.ok,
     background_pointer: background,
     background_keyboard: background,
+    held_input_reset: reset,
   };
+  const released = reset?.released.reduce((n, d) => n + d.buttons.length + d.keys.length, 0) ?? 0;
+  const resetNote = reset === null
+    ? ""
+    : released > 0
+    ? `; on attaching, released ${released} button${released === 1 ? "" : "s"}/key${
+      released === 1 ? "" : "s"
+    } an earlier driver left held (${reset.released.map((d) => d.device).join(", ")})`
+    : reset.core_skipped
+    ? `; on attaching, nothing held on earlier drivers' devices; the user's XTEST devices were left alone: ${reset.core_skipped}`
+    : "; on attaching, nothing was held";
   if (!xtest.ok) {
     return { name: "input", status: "fail", message: xtest.detail, hint: xtest.remedy ?? undefined, data };
   }
@@ -183,7 +195,7 @@ async function inputCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {
   return {
     name: "input",
     status: "pass",
-    message: "XTEST and XInput 2.2: background pointer and keyboard available",
+    message: `XTEST and XInput 2.2: background pointer and keyboard available${resetNote}`,
     data,
   };
 }

@@ -45,6 +45,10 @@ interface Plan {
   name: string;
   /** xdg-open plans hand each target to their own xdg-open process. */
   xdgOpen?: boolean;
+  /** True when the program comes from an installed desktop entry (the system's configuration). */
+  installed: boolean;
+  /** The arguments the caller chose: its own, and the Exec of a `.desktop` file it named. */
+  callerArgs: string[];
 }
 
 /**
@@ -150,7 +154,12 @@ export class Launcher {
     } else {
       plan = await this.#plan(target, request, extra);
     }
-    refuseForbiddenProgram([plan.program.realPath, plan.program.path], plan.args);
+    refuseForbiddenProgram([plan.program.realPath, plan.program.path], plan.args, {
+      mode: request.mode ?? "standard",
+      installed: plan.installed,
+      installedProgram: plan.installed || (await this.#installedPrograms()).has(plan.program.realPath),
+      callerArgs: plan.callerArgs,
+    });
     request.authorize?.(launchProgram(plan));
     if (plan.xdgOpen) {
       const command = await xdgOpen(plan.program.realPath, plan.args, this.#childEnv());
@@ -178,23 +187,30 @@ export class Launcher {
             hint: "pass the program to run as launch_path",
           });
         }
-        return this.#entryPlan(execArgv(fields.exec), fields.name ?? basename(target), extra, field);
+        return this.#entryPlan(execArgv(fields.exec), fields.name ?? basename(target), extra, field, false);
       }
     }
     const program = resolveProgram(target, { path: this.#childEnv().PATH ?? Deno.env.get("PATH") });
     if (program !== null) {
-      return { program, args: extra, env: {}, name: request.name?.trim() || basename(target) };
+      return {
+        program,
+        args: extra,
+        env: {},
+        name: request.name?.trim() || basename(target),
+        installed: false,
+        callerArgs: extra,
+      };
     }
     const entries = await this.#options.entries();
     // list_apps reports an installed app's launch_path as its Exec line: accept it back verbatim.
     const byLaunchPath = entries.find((e) => e.launchPath === target && e.argv.length > 0);
     if (byLaunchPath !== undefined) {
-      return this.#entryPlan(byLaunchPath.argv, byLaunchPath.name, extra, field);
+      return this.#entryPlan(byLaunchPath.argv, byLaunchPath.name, extra, field, true);
     }
     for (const name of [request.name, target]) {
       if (!name?.trim()) continue;
       const entry = resolveDesktopEntry(entries, name);
-      if (entry !== null) return this.#entryPlan(entry.argv, entry.name, extra, field);
+      if (entry !== null) return this.#entryPlan(entry.argv, entry.name, extra, field, true);
     }
     if (looksLikeUrl(target) || await Deno.stat(target).then(() => true, () => false)) {
       return this.#xdgOpenPlan([target, ...(request.urls ?? [])]);
@@ -214,8 +230,17 @@ export class Launcher {
     });
   }
 
-  /** A desktop entry's Exec argv (trusted system configuration) plus the caller's arguments. */
-  #entryPlan(argv: readonly string[], name: string, extra: string[], field: string): Plan {
+  /**
+   * A desktop entry's Exec argv plus the caller's arguments. An installed entry's Exec is the
+   * system's configuration; the Exec of a `.desktop` file the caller named is the caller's.
+   */
+  #entryPlan(
+    argv: readonly string[],
+    name: string,
+    extra: string[],
+    field: string,
+    installed: boolean,
+  ): Plan {
     const { env, argv: command } = withoutEnvPrefix(argv);
     const program = command.length
       ? resolveProgram(command[0], { path: this.#childEnv().PATH ?? Deno.env.get("PATH") })
@@ -227,12 +252,40 @@ export class Launcher {
         program: command[0] ?? null,
       });
     }
-    return { program, args: [...command.slice(1), ...extra], env, name };
+    const args = [...command.slice(1), ...extra];
+    return { program, args, env, name, installed, callerArgs: installed ? extra : args };
   }
 
   #xdgOpenPlan(targets: string[]): Plan {
     const program = findXdgOpen(this.#childEnv(), targets[0]);
-    return { program, args: targets, env: {}, name: targets[0], xdgOpen: true };
+    return {
+      program,
+      args: targets,
+      env: {},
+      name: targets[0],
+      xdgOpen: true,
+      // xdg-open is the desktop's own handler: what it opens is judged by its targets.
+      installed: true,
+      callerArgs: targets,
+    };
+  }
+
+  /** Real paths of the programs installed desktop entries run (their Exec, after `env K=V`). */
+  async #installedPrograms(): Promise<Set<string>> {
+    const programs = new Set<string>();
+    const path = this.#childEnv().PATH ?? Deno.env.get("PATH");
+    for (const entry of await this.#options.entries().catch(() => [])) {
+      if (entry.argv.length === 0 || entry.terminal) continue;
+      let command: string[];
+      try {
+        command = withoutEnvPrefix(entry.argv).argv;
+      } catch {
+        continue;
+      }
+      const program = command.length ? resolveProgram(command[0], { path }) : null;
+      if (program !== null) programs.add(program.realPath);
+    }
+    return programs;
   }
 
   /** Spawns the plan's real file in its own session, never awaited except to reap it. Throws what spawn throws. */
@@ -320,5 +373,5 @@ async function readDesktopFile(path: string, field: string): Promise<string | nu
 
 function launchProgram(plan: Plan): LaunchProgram {
   const { realPath, dev, ino } = plan.program;
-  return { realPath, dev, ino, args: plan.args };
+  return { realPath, dev, ino, args: plan.args, callerArgs: plan.callerArgs };
 }

@@ -2,16 +2,21 @@ import assert from "node:assert/strict";
 import { DriverError } from "../../core/errors.ts";
 import type { LaunchProgram } from "../types.ts";
 import { Launcher } from "./launch.ts";
-import { refuseForbiddenProgram } from "./launch_guard.ts";
+import { type GuardContext, refuseForbiddenProgram } from "./launch_guard.ts";
 import { isAlive } from "./proc_fs.ts";
 
 function isCode(code: string) {
   return (error: unknown) => error instanceof DriverError && error.code === code;
 }
 
-function refusal(realPath: string, args: string[]): string {
+function refusal(realPath: string, args: string[], context: Partial<GuardContext> = {}): string {
   try {
-    refuseForbiddenProgram([realPath], args);
+    refuseForbiddenProgram([realPath], args, {
+      mode: "bounded",
+      installed: false,
+      callerArgs: args,
+      ...context,
+    });
     return "allowed";
   } catch (error) {
     return (error as DriverError).code;
@@ -42,7 +47,8 @@ Deno.test("refuseForbiddenProgram refuses killers, command runners and inline co
   assert.equal(refusal("/usr/bin/vim.basic", ["+!kill 1"]), "launch_refused");
   assert.equal(refusal("/usr/lib/chromium/chromium", [" --remote-debugging-port=9222"]), "launch_refused");
 
-  assert.equal(refusal("/usr/bin/python3.11", ["/opt/app/main.py"]), "allowed");
+  assert.equal(refusal("/usr/bin/python3.11", ["/opt/app/main.py"], { installed: true }), "allowed");
+  assert.equal(refusal("/usr/bin/python3.11", ["/opt/app/main.py"]), "launch_refused");
   assert.equal(refusal("/usr/bin/gtk3-widget-factory", []), "allowed");
   assert.equal(refusal("/usr/bin/xterm", ["-title", "work"]), "allowed");
   assert.equal(refusal("/usr/bin/mousepad", ["/tmp/notes.txt"]), "allowed");
@@ -131,7 +137,12 @@ Deno.test("Launcher hands authorize the real file and argv it is about to run, a
       throw new DriverError("bounded_resource_outside_manifest", "no");
     };
     await assert.rejects(
-      launcher().launch({ launchPath: `${dir}/nap`, additionalArguments: ["30"], authorize: refuse }),
+      launcher().launch({
+        launchPath: `${dir}/nap`,
+        additionalArguments: ["30"],
+        authorize: refuse,
+        mode: "bounded",
+      }),
       isCode("bounded_resource_outside_manifest"),
     );
     const real = Deno.realPathSync("/bin/sleep");
@@ -142,10 +153,93 @@ Deno.test("Launcher hands authorize the real file and argv it is about to run, a
     // A list_apps launch_path (an Exec line) comes back as that entry's program and argv.
     const entries = [{ id: "nap", name: "Nap", argv: ["/bin/sleep", "31"] }];
     await assert.rejects(
-      launcher(entries).launch({ launchPath: "/bin/sleep 31", authorize: refuse }),
+      launcher(entries).launch({ launchPath: "/bin/sleep 31", authorize: refuse, mode: "bounded" }),
       isCode("bounded_resource_outside_manifest"),
     );
     assert.deepEqual(seen[1].args, ["31"]);
+    assert.deepEqual(seen[1].callerArgs, [], "an installed entry's own arguments are not the caller's");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("refuseForbiddenProgram refuses the issue's wrappers in standard and bounded mode, judged by the real file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A wrapper behind a link named like an app is judged by the file it resolves to.
+    await Deno.symlink("/usr/bin/time", `${dir}/galculator`);
+    const cases: [string, string[]][] = [
+      ["/usr/bin/time", ["kill", "-9", "1"]],
+      ["/usr/bin/setpriv", ["kill", "-9", "1"]],
+      ["/usr/bin/prlimit", ["/bin/sh", "-c", "true"]],
+      ["/usr/bin/git", ["-c", "alias.x=!true", "x"]],
+      ["/usr/bin/tar", ["--checkpoint-action=exec=true", "-cf", "/dev/null", "/etc/hostname"]],
+      [Deno.realPathSync(`${dir}/galculator`), ["kill", "1"]],
+      ["/usr/bin/xhost", ["+"]],
+    ];
+    for (const mode of ["standard", "bounded"] as const) {
+      for (const [program, args] of cases) {
+        assert.equal(refusal(program, args, { mode }), "launch_refused", `${mode}: ${program}`);
+      }
+    }
+    // Unrestricted callers run what they name; kill and DevTools flags stay refused.
+    assert.equal(refusal("/usr/bin/time", ["true"], { mode: "unrestricted" }), "allowed");
+    assert.equal(refusal("/usr/bin/kill", ["-0", "1"], { mode: "unrestricted" }), "launch_refused");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("refuseForbiddenProgram lets standard mode run only GUI apps: installed, or linking a windowing toolkit", () => {
+  const standard = { mode: "standard" as const };
+  assert.equal(refusal(Deno.realPathSync("/usr/bin/gtk3-widget-factory"), [], standard), "allowed");
+  assert.equal(refusal(Deno.realPathSync("/bin/sleep"), ["30"], standard), "launch_refused");
+  assert.equal(
+    refusal(Deno.realPathSync("/bin/sleep"), ["30"], { ...standard, installedProgram: true }),
+    "allowed",
+  );
+  assert.equal(refusal(Deno.realPathSync("/bin/sleep"), ["30"], { mode: "bounded" }), "allowed");
+});
+
+Deno.test("refuseForbiddenProgram refuses code-loading arguments outside the unrestricted mode", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // Native code under a name that does not say so is found by its content.
+    await Deno.copyFile("/bin/true", `${dir}/notes.txt`);
+    const gui = Deno.realPathSync("/usr/bin/gtk3-widget-factory");
+    const loading = [
+      [`--gtk-module=${dir}/x.so`],
+      ["--gtk-module", "x"],
+      ["-platformpluginpath", dir],
+      ["--load", `${dir}/x`],
+      ["--load-extension=/tmp/ext"],
+      ["--renderer-cmd-prefix=sh -c true"],
+      ["-qmljsdebugger=port:1234"],
+      ["LD_PRELOAD=/tmp/x.so"],
+      ["GTK_MODULES=x"],
+      ["--theme-file=/tmp/evil.so.1"],
+      [`--style=${dir}/notes.txt`],
+      [`file://${dir}/notes.txt`],
+      ["macro:///Standard.Module1.Main"],
+      ["--accept=socket,host=0,port=2002;urp;"],
+    ];
+    for (const mode of ["standard", "bounded"] as const) {
+      for (const args of loading) {
+        assert.equal(refusal(gui, args, { mode }), "launch_refused", `${mode}: ${args}`);
+      }
+    }
+    for (const args of loading) {
+      assert.equal(refusal(gui, args, { mode: "unrestricted" }), "allowed", `${args}`);
+    }
+    // An installed entry's own arguments are not the caller's.
+    assert.equal(refusal(gui, ["--gtk-module=x"], { mode: "standard", callerArgs: [] }), "allowed");
+    for (
+      const args of [["--title=a"], ["/tmp/notes.txt"], ["--geometry", "800x600"], [
+        "https://example.org/x.so?y",
+      ]]
+    ) {
+      assert.equal(refusal(gui, args, { mode: "standard" }), "allowed", `${args}`);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

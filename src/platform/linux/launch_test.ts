@@ -101,6 +101,8 @@ Deno.test("Launcher adds the renderer accessibility flag and accessibility env",
       launchPath: program,
       additionalArguments: ["--incognito"],
       urls: ["about:blank"],
+      // A script that only sleeps is not a GUI app: only the unrestricted mode runs it.
+      mode: "unrestricted",
     });
     try {
       assert.equal(result.command, `${program} --force-renderer-accessibility --incognito about:blank`);
@@ -168,7 +170,7 @@ Deno.test("Launcher's children outlive the process that launched them", async ()
       script,
       `import { Launcher } from ${JSON.stringify(module)};\n` +
         `const launcher = new Launcher({ env: {}, entries: () => Promise.resolve([]) });\n` +
-        `const result = await launcher.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"] });\n` +
+        `const result = await launcher.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"], mode: "bounded" });\n` +
         `console.log(result.pid);\n`,
     );
     const output = await new Deno.Command(Deno.execPath(), {

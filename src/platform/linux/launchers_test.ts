@@ -37,7 +37,7 @@ Deno.test("LinuxApps follows a launcher's app across its restart and kill ends b
   const apps = new LinuxApps({ env: { XDG_DATA_HOME: `${dir}/none`, XDG_DATA_DIRS: `${dir}/none` } });
   let launcher = 0;
   try {
-    const launched = await apps.launch({ launchPath: await fakeLauncher(dir) });
+    const launched = await apps.launch({ launchPath: await fakeLauncher(dir), mode: "bounded" });
     launcher = launched.launcher ?? 0;
     assert.ok(launcher > 0, `the launch names its launcher: ${JSON.stringify(launched)}`);
     const first = launched.pid ?? 0;
@@ -80,7 +80,7 @@ Deno.test("LinuxApps.kill of a launcher also ends the app it runs", async () => 
   const dir = await Deno.makeTempDir();
   const apps = new LinuxApps({ env: { XDG_DATA_HOME: `${dir}/none`, XDG_DATA_DIRS: `${dir}/none` } });
   try {
-    const launched = await apps.launch({ launchPath: await fakeLauncher(dir) });
+    const launched = await apps.launch({ launchPath: await fakeLauncher(dir), mode: "bounded" });
     const launcher = launched.launcher ?? 0;
     const app = launched.pid ?? 0;
     assert.ok(launcher > 0 && app > 0 && app !== launcher, JSON.stringify(launched));
@@ -94,7 +94,11 @@ Deno.test("LinuxApps.kill of a launcher also ends the app it runs", async () => 
 
 Deno.test("LinuxApps reports a program that is no launcher as the app, with no launcher", async () => {
   const apps = new LinuxApps({ env: {} });
-  const launched = await apps.launch({ launchPath: "/bin/sleep", additionalArguments: ["30"] });
+  const launched = await apps.launch({
+    launchPath: "/bin/sleep",
+    additionalArguments: ["30"],
+    mode: "bounded",
+  });
   try {
     assert.equal(launched.launcher, null);
     assert.equal(await apps.appBehind(launched.pid ?? 0), null);

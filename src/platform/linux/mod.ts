@@ -236,6 +236,8 @@ async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend>
     // it at first use); a module that fails to load fails again, with its error, at that use.
     windows.load().catch(() => {});
     import("./x11/capture.ts").catch(() => {});
+    // A server attaches its input at start: what a killed driver left pressed is released now.
+    input.load().then((devices) => devices.attach()).catch(() => {});
   }
 
   return {

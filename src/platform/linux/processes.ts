@@ -24,6 +24,31 @@ export function processExecutableSync(pid: number, root: string = PROC_ROOT): st
   }
 }
 
+/** A display name without its screen number, local spellings made one (`unix:1.0` → `:1`). */
+function displayKey(name: string): string | null {
+  const match = /^(unix|[A-Za-z0-9][A-Za-z0-9.-]*)?:(\d+)(?:\.\d+)?$/.exec(name.trim());
+  if (!match) return null;
+  const host = match[1] === undefined || match[1] === "unix" ? "" : match[1].toLowerCase();
+  return `${host}:${match[2]}`;
+}
+
+/**
+ * Whether a process runs on the X display `display` (its environment's DISPLAY names the same
+ * server), false for a process with no DISPLAY or another one, null when its environment
+ * cannot be read.
+ */
+export function processOnDisplaySync(pid: number, display: string, root: string = PROC_ROOT): boolean | null {
+  let environ: string;
+  try {
+    environ = Deno.readTextFileSync(`${root}/${pid}/environ`);
+  } catch {
+    return null;
+  }
+  const value = environ.split("\0").find((v) => v.startsWith("DISPLAY="))?.slice("DISPLAY=".length);
+  const wanted = displayKey(display);
+  return value !== undefined && wanted !== null && displayKey(value) === wanted;
+}
+
 /**
  * argv of a process, or null when it is gone or unreadable. Chromium rewrites its process
  * title so that the whole command line becomes one space-joined string; that is split again.

@@ -18,6 +18,7 @@ import {
   processCommandLine,
   processExecutable,
   processExecutableSync,
+  processOnDisplaySync,
 } from "./processes.ts";
 
 /** Creates the Linux system facility. Opens nothing: usable without a desktop. */
@@ -29,6 +30,12 @@ export function createLinuxSystem(): SystemBackend {
     spawn: async (argv, options) => (await import("../posix/process.ts")).posixSpawn(argv, options),
     processExecutable: (pid) => processExecutable(pid),
     processExecutableSync: (pid) => processExecutableSync(pid),
+    // The driver's desktop is the DISPLAY it set for itself when it chose one (mod.ts).
+    processOnDesktopSync: (pid) => {
+      const display = Deno.env.get("DISPLAY");
+      // A process whose environment cannot be read is not shown to be on it.
+      return display ? (processOnDisplaySync(pid, display) ?? false) : null;
+    },
     processCommandLine: (pid) => processCommandLine(pid),
     ownsTcpListener: (pid, port) => ownsTcpListener(pid, port),
     isElevated: () => Deno.uid() === 0,

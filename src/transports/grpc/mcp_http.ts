@@ -1,11 +1,16 @@
 /**
  * MCP over streamable HTTP at /mcp (contract.md §5.6), served by the SDK's `Server`
- * (mcp_server.ts) with one server and one lease per TCP connection. Checks in the
- * reference's order: any Origin → 403; missing or wrong bearer token → 401 and the
- * connection closes; not POST → 405; then the body (at most 16 MiB): 200
- * application/json with the response, 202 for a notification, -32700 for bad JSON.
- * A request that carries a progress token from a client accepting `text/event-stream`
- * is answered as an event stream: its progress notifications, then the response.
+ * (mcp_server.ts). Sessions follow the MCP transport specification: the response to an
+ * `initialize` carries an `Mcp-Session-Id`; a request carrying one is served by that session's
+ * server and lease whatever TCP connection it arrives on (so two clients sharing a token, or a
+ * connection pool, never share named sessions), an unknown or ended id is 404, and DELETE with
+ * the id ends the session. A request without an id (a client that never initialized) is
+ * served per TCP connection, as before sessions existed. Checks in the reference's order: any
+ * Origin → 403; missing or wrong bearer token → 401 and the connection closes; not POST or
+ * DELETE → 405; then the body (at most 16 MiB): 200 application/json with the response, 202
+ * for a notification, -32700 for bad JSON. A request that carries a progress token from a
+ * client accepting `text/event-stream` is answered as an event stream: its progress
+ * notifications, then the response.
  *
  * @module
  */
@@ -19,6 +24,10 @@ import type { BearerAuth } from "./auth.ts";
 
 /** Largest request body accepted. */
 export const MAX_MCP_BODY_BYTES = 16 * 1024 * 1024;
+/** Sessions kept at once; initializing one more ends the least recently used. */
+export const MAX_MCP_SESSIONS = 256;
+/** The session header of the MCP streamable HTTP transport. */
+const SESSION_HEADER = "mcp-session-id";
 
 type Id = string | number;
 
@@ -66,9 +75,16 @@ class ConnectionTransport implements Transport {
   }
 }
 
-/** Serves /mcp requests; one MCP server (lease) per TCP connection. */
+interface Connection {
+  transport: ConnectionTransport;
+  lease: string;
+}
+
+/** Serves /mcp requests; one MCP server (lease) per session, or per TCP connection without one. */
 export class McpHttpHandler {
-  readonly #connections = new Map<Socket, { transport: ConnectionTransport; lease: string }>();
+  readonly #connections = new Map<Socket, Connection>();
+  /** Sessions by Mcp-Session-Id, least recently used first. */
+  readonly #sessions = new Map<string, Connection>();
 
   constructor(readonly registry: ToolRegistry, readonly auth: BearerAuth) {}
 
@@ -83,16 +99,39 @@ export class McpHttpHandler {
         res.shouldKeepAlive = false;
         return rpcFailure(res, 401, -32001, "Authentication required", true);
       }
+      const sessionId = req.headers[SESSION_HEADER];
+      if (typeof sessionId === "string" && !this.#sessions.has(sessionId)) {
+        return rpcFailure(res, 404, -32600, "Unknown or ended MCP session: initialize a new one");
+      }
+      if (req.method === "DELETE" && typeof sessionId === "string") {
+        await this.#endSession(sessionId);
+        res.writeHead(200).end();
+        return;
+      }
       if (req.method !== "POST") {
-        res.setHeader("Allow", "POST");
+        res.setHeader("Allow", "POST, DELETE");
         return rpcFailure(res, 405, -32600, "Use POST /mcp with a JSON-RPC body");
       }
       const body = await readBody(req, MAX_MCP_BODY_BYTES);
       if (body === null) return rpcFailure(res, 413, -32600, "Request body larger than 16 MiB", true);
       const parsed = parseMessage(body);
       if (parsed !== null && "reply" in parsed) return json(res, 200, parsed.reply);
-      const { transport } = await this.#connection(req.socket);
       const message = parsed?.message;
+      const initialize = message !== undefined && "method" in message && message.method === "initialize";
+      let transport: ConnectionTransport;
+      if (typeof sessionId === "string") {
+        const session = this.#sessions.get(sessionId)!;
+        // Most recently used last.
+        this.#sessions.delete(sessionId);
+        this.#sessions.set(sessionId, session);
+        transport = session.transport;
+      } else if (initialize) {
+        const id = crypto.randomUUID();
+        transport = (await this.#newSession(id)).transport;
+        res.setHeader("Mcp-Session-Id", id);
+      } else {
+        transport = (await this.#connection(req.socket)).transport;
+      }
       if (!message || !("method" in message) || !("id" in message)) {
         if (message) transport.deliver(message, null);
         res.writeHead(202).end();
@@ -129,12 +168,35 @@ export class McpHttpHandler {
     }
   }
 
-  /** Ends every connection's lease (server shutdown). */
+  /** Ends every connection's and session's lease (server shutdown). */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.#connections.keys()].map((socket) => this.#end(socket)));
+    await Promise.all([
+      ...[...this.#connections.keys()].map((socket) => this.#end(socket)),
+      ...[...this.#sessions.keys()].map((id) => this.#endSession(id)),
+    ]);
   }
 
-  async #connection(socket: Socket): Promise<{ transport: ConnectionTransport; lease: string }> {
+  async #newSession(id: string): Promise<Connection> {
+    while (this.#sessions.size >= MAX_MCP_SESSIONS) {
+      await this.#endSession(this.#sessions.keys().next().value!);
+    }
+    const transport = new ConnectionTransport();
+    const mcp = createMcpConnection(this.registry, "mcp_http");
+    const session = { transport, lease: mcp.lease };
+    this.#sessions.set(id, session);
+    await mcp.connect(transport);
+    return session;
+  }
+
+  async #endSession(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    await session.transport.close();
+    await this.registry.endLease(session.lease).catch(() => {});
+  }
+
+  async #connection(socket: Socket): Promise<Connection> {
     let connection = this.#connections.get(socket);
     if (!connection) {
       const transport = new ConnectionTransport();

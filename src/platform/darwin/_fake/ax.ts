@@ -233,7 +233,8 @@ export function fakeAccessibility(
           if (sibling.role === "AXWindow") sibling.extra.AXMain = false;
         }
         node.extra.AXMain = true;
-        world.raise(win.id);
+        // A main window comes first among its app's windows; the app itself is not activated.
+        world.orderFrontInApp(win.id);
         return AXError.Success;
       }
     }

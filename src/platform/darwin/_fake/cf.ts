@@ -6,6 +6,7 @@
  */
 import type { CF_SYMBOLS } from "../../../../ffi/darwin/core_foundation.ts";
 import { readCFRange } from "../../../../ffi/darwin/geometry.ts";
+import type { FakeMac } from "./world.ts";
 import type { FakeHeap, FakeObject } from "./heap.ts";
 import {
   type CFConstants,
@@ -47,7 +48,7 @@ export function fakeCoreFoundation(
   heap: FakeHeap,
   constants: CFConstants,
   callbacks: { array: FakeObject; key: FakeObject; value: FakeObject },
-  runLoopTicks: { count: number } = { count: 0 },
+  runLoopTicks: { count: number; world?: FakeMac } = { count: 0 },
 ): { [K in keyof typeof CF_SYMBOLS]?: unknown } {
   const ptr = (object: FakeObject) => heap.pointer(object);
   const deref = heap.deref.bind(heap);
@@ -134,13 +135,21 @@ export function fakeCoreFoundation(
       deref(ref, "CFBooleanGetValue", ["CFBoolean"]).value as boolean,
     kCFBooleanTrue: ptr(constants.true),
     kCFBooleanFalse: ptr(constants.false),
-    CFRunLoopRunInMode: (mode: Deno.PointerValue, seconds: number, _returnAfterSource: boolean) => {
+    CFRunLoopRunInMode: (mode: Deno.PointerValue, seconds: number, returnAfterSource: boolean) => {
       const name = heap.deref(mode, "CFRunLoopRunInMode", ["CFString"]).value;
       if (name !== "kCFRunLoopDefaultMode") heap.fail(`CFRunLoopRunInMode: unexpected mode ${String(name)}`);
       if (seconds > 1) {
         heap.fail("CFRunLoopRunInMode: the driver must not block its event loop on the run loop");
       }
+      const world = runLoopTicks.world;
+      // Off the main thread this runs that thread's own run loop: NSWorkspace's sources are not in it.
+      if (world && !world.mainThread) return 3;
       runLoopTicks.count++;
+      // One pass with a zero timeout handles at most one ready source.
+      if (world && world.runLoopSources > 0) {
+        world.runLoopSources--;
+        return returnAfterSource ? 4 : 3; // kCFRunLoopRunHandledSource, or kCFRunLoopRunTimedOut
+      }
       return 3; // kCFRunLoopRunTimedOut: nothing else to do
     },
     kCFRunLoopDefaultMode: ptr(constants.string("kCFRunLoopDefaultMode", "kCFRunLoopDefaultMode")),

@@ -7,8 +7,10 @@
  * @module
  */
 import type { CG_SYMBOLS } from "../../../../ffi/darwin/core_graphics.ts";
+import type { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { cgPoint, cgRect, readCGPoint, readCGRect } from "../../../../ffi/darwin/geometry.ts";
 import type { Rect } from "../../types.ts";
+import { encodePng } from "../../../core/image/png.ts";
 import { bytesOf, viewOf } from "./cf.ts";
 import type { FakeHeap, FakeObject } from "./heap.ts";
 import { type CFable, type CFConstants, type DictPayload, fromCF, toCF } from "./values.ts";
@@ -24,10 +26,52 @@ export interface ImagePayload {
   bytesPerRow: number;
   bytes: Uint8Array;
   provider: FakeObject | null;
+  bitsPerPixel?: number;
+  bitsPerComponent?: number;
+  bitmapInfo?: number;
+}
+
+/**
+ * Re-encodes a rendered BGRA image in the layout a display of `format` gives:
+ * "rgb10" (kCGImagePixelFormatRGB101010, skip-first, 32-bit little-endian words, as a
+ * wide-gamut display in 10-bit mode) or "rgba16f" (half-float RGBA, 16-bit little-endian,
+ * premultiplied last, as an HDR display).
+ */
+export function encodeAs(payload: ImagePayload, format: "bgra8" | "rgb10" | "rgba16f"): ImagePayload {
+  if (format === "bgra8") return payload;
+  const { width, height } = payload;
+  const source = new DataView(payload.bytes.buffer, payload.bytes.byteOffset);
+  const pixelBytes = format === "rgb10" ? 4 : 8;
+  const bytesPerRow = Math.ceil((width * pixelBytes) / 64) * 64;
+  const bytes = new Uint8Array(bytesPerRow * height);
+  const out = new DataView(bytes.buffer);
+  const half = (value: number) => {
+    // 0..1 to IEEE half (normal numbers only; 0 exactly).
+    if (value === 0) return 0;
+    const exponent = Math.floor(Math.log2(value));
+    const fraction = Math.round((value / 2 ** exponent - 1) * 1024);
+    return ((exponent + 15) << 10) | fraction;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = y * payload.bytesPerRow + x * 4;
+      const [b, g, r, a] = [0, 1, 2, 3].map((i) => source.getUint8(at + i));
+      const to = y * bytesPerRow + x * pixelBytes;
+      if (format === "rgb10") {
+        const ten = (v: number) => Math.round((v * 1023) / 255);
+        out.setUint32(to, ((ten(r) << 20) | (ten(g) << 10) | ten(b)) >>> 0, true);
+      } else {
+        [r, g, b, a].forEach((v, i) => out.setUint16(to + i * 2, half(v / 255), true));
+      }
+    }
+  }
+  return format === "rgb10"
+    ? { ...payload, bytes, bytesPerRow, bitsPerPixel: 32, bitsPerComponent: 10, bitmapInfo: 0x32006 }
+    : { ...payload, bytes, bytesPerRow, bitsPerPixel: 64, bitsPerComponent: 16, bitmapInfo: 0x1101 };
 }
 
 /** A fake CGEvent: a posted event before it has a route. */
-type EventPayload = Omit<PostedEvent, "route" | "pid">;
+type EventPayload = Omit<PostedEvent, "route" | "pid" | "via" | "time">;
 
 const WINDOW_KEYS = [
   "kCGWindowNumber",
@@ -72,6 +116,100 @@ export function render(area: Rect, scale: number, windows: FakeWindow[], wallpap
   return { width, height, bytesPerRow, bytes, provider: null };
 }
 
+/**
+ * The fake Mac's `/usr/sbin/screencapture`: `-l <id>` (with `-o`) writes the window's own
+ * pixels, `-D <n>` display n (1 = main) as the window server composes it, each as a PNG;
+ * without Screen Recording, or for a window it shows no pixels of, it writes nothing and fails
+ * as the real tool does ("could not create image from window").
+ */
+export function fakeScreencapture(world: FakeMac): {
+  run: (program: string, args: readonly string[]) => Promise<{ code: number; stderr: string }>;
+  installed: () => boolean;
+  calls: string[][];
+} {
+  const calls: string[][] = [];
+  const scaleAt = (rect: Rect) => {
+    const hit = world.displays.find((d) => intersect(d.bounds, rect)) ?? world.displays[0];
+    return hit.pixelWidth / hit.bounds.width;
+  };
+  const flag = (args: readonly string[], name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  return {
+    calls,
+    installed: () => world.screencaptureInstalled,
+    async run(program, args) {
+      calls.push([program, ...args]);
+      if (program !== "/usr/sbin/screencapture") return { code: 127, stderr: `${program}: not found` };
+      const file = args.at(-1)!;
+      if (flag(args, "-t") !== "png") return { code: 1, stderr: "screencapture: the fake writes PNG only" };
+      let payload: ImagePayload;
+      const windowId = flag(args, "-l");
+      if (windowId !== undefined) {
+        const win = world.window(Number(windowId));
+        if (!win || !world.screenCaptureAllowed || win.unreadable) {
+          return { code: 1, stderr: "could not create image from window" };
+        }
+        payload = render(win.bounds, scaleAt(win.bounds), [win], false);
+      } else {
+        const display = world.displays[Number(flag(args, "-D") ?? "1") - 1];
+        if (!display) return { code: 1, stderr: "Invalid display specified" };
+        const windows = world.screenCaptureAllowed ? world.windows.filter((w) => w.onScreen) : [];
+        payload = render(display.bounds, display.pixelWidth / display.bounds.width, windows, true);
+      }
+      // BGRA rows to packed RGBA.
+      const rgba = new Uint8Array(payload.width * payload.height * 4);
+      for (let y = 0; y < payload.height; y++) {
+        for (let x = 0; x < payload.width; x++) {
+          const from = y * payload.bytesPerRow + x * 4;
+          const to = (y * payload.width + x) * 4;
+          rgba.set([
+            payload.bytes[from + 2],
+            payload.bytes[from + 1],
+            payload.bytes[from],
+            payload.bytes[from + 3],
+          ], to);
+        }
+      }
+      await Deno.writeFile(
+        file,
+        await encodePng({ width: payload.width, height: payload.height, data: rgba }),
+      );
+      return { code: 0, stderr: "" };
+    },
+  };
+}
+
+/** The implementation of SKYLIGHT_SYMBOLS; `present` false for a macOS without them. */
+export function fakeSkyLight(
+  heap: FakeHeap,
+  world: FakeMac,
+  present: boolean,
+): { [K in keyof typeof SKYLIGHT_SYMBOLS]?: unknown } {
+  if (!present) return { SLEventPostToPid: null, CGEventSetWindowLocation: null };
+  const event = (ref: Deno.PointerValue, api: string) =>
+    heap.deref(ref, api, ["CGEvent"]).value as EventPayload;
+  return {
+    SLEventPostToPid: (pid: number, ref: Deno.PointerValue) => {
+      const e = event(ref, "SLEventPostToPid");
+      world.deliver({
+        route: "pid",
+        pid,
+        ...e,
+        location: { ...e.location },
+        windowLocation: e.windowLocation && { ...e.windowLocation },
+        fields: { ...e.fields },
+        via: "SLEventPostToPid",
+        time: performance.now(),
+      });
+    },
+    CGEventSetWindowLocation: (ref: Deno.PointerValue, point: Uint8Array) => {
+      event(ref, "CGEventSetWindowLocation").windowLocation = readCGPoint(point);
+    },
+  };
+}
+
 /** The implementation of CG_SYMBOLS. */
 export function fakeCoreGraphics(
   heap: FakeHeap,
@@ -87,6 +225,8 @@ export function fakeCoreGraphics(
   };
   const event = (ref: Deno.PointerValue, api: string) =>
     heap.deref(ref, api, ["CGEvent"]).value as EventPayload;
+  const sourceState = (ref: Deno.PointerValue, api: string): number | null =>
+    ref === null ? null : (heap.deref(ref, api, ["CGEventSource"]).value as { state: number }).state;
   const newEvent = (api: string, fields: Partial<EventPayload>) =>
     ptr(heap.create(
       "CGEvent",
@@ -100,6 +240,8 @@ export function fakeCoreGraphics(
         text: "",
         fields: {},
         scroll: null,
+        sourceState: null,
+        windowLocation: null,
         ...fields,
       } satisfies EventPayload,
       api,
@@ -109,9 +251,19 @@ export function fakeCoreGraphics(
   };
   const post = (route: PostedEvent["route"], pid: number | null, ref: Deno.PointerValue, api: string) => {
     const e = event(ref, api);
-    world.deliver({ route, pid, ...e, location: { ...e.location }, fields: { ...e.fields } });
+    world.deliver({
+      route,
+      pid,
+      ...e,
+      location: { ...e.location },
+      windowLocation: e.windowLocation && { ...e.windowLocation },
+      fields: { ...e.fields },
+      via: api,
+      time: performance.now(),
+    });
   };
-  const image = (payload: ImagePayload, api: string) => ptr(heap.create("CGImage", payload, api));
+  const image = (payload: ImagePayload, api: string) =>
+    ptr(heap.create("CGImage", encodeAs(payload, world.captureFormat), api));
   const imagePayload = (ref: Deno.PointerValue, api: string) =>
     heap.deref(ref, api, ["CGImage"]).value as ImagePayload;
 
@@ -206,9 +358,20 @@ export function fakeCoreGraphics(
     CGWindowListCreateImage: world.legacyCaptureAvailable
       ? (rect: Uint8Array, option: number, windowId: number, _imageOption: number) => {
         const api = "CGWindowListCreateImage";
+        if (Number.parseInt(world.productVersion, 10) >= 15) world.bypassPrompts++;
         const requested = readCGRect(rect);
         const win = world.window(windowId);
         if (option & 8 && !win) return null;
+        if (win?.unreadable === "empty") {
+          return image(
+            { width: 0, height: 0, bytesPerRow: 0, bytes: new Uint8Array(0), provider: null },
+            api,
+          );
+        }
+        if (win?.unreadable === "transparent") {
+          const blank = render(win.bounds, scaleAt(win.bounds), [], false);
+          return image(blank, api);
+        }
         const area = Number.isFinite(requested.x) ? requested : win!.bounds;
         const allowed = world.screenCaptureAllowed ? [win!] : [];
         // Without Screen Recording access the window server leaves other apps' windows out.
@@ -217,6 +380,7 @@ export function fakeCoreGraphics(
       : null,
     CGDisplayCreateImage: world.legacyCaptureAvailable
       ? (id: number) => {
+        if (Number.parseInt(world.productVersion, 10) >= 15) world.bypassPrompts++;
         const d = display(id);
         if (!d) return null;
         const windows = world.screenCaptureAllowed ? world.windows.filter((w) => w.onScreen) : [];
@@ -227,9 +391,13 @@ export function fakeCoreGraphics(
     CGImageGetHeight: (ref: Deno.PointerValue) => BigInt(imagePayload(ref, "CGImageGetHeight").height),
     CGImageGetBytesPerRow: (ref: Deno.PointerValue) =>
       BigInt(imagePayload(ref, "CGImageGetBytesPerRow").bytesPerRow),
-    CGImageGetBitsPerPixel: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitsPerPixel"), 32n),
-    // kCGImageAlphaPremultipliedFirst (2) | kCGBitmapByteOrder32Little (2 << 12)
-    CGImageGetBitmapInfo: (ref: Deno.PointerValue) => (imagePayload(ref, "CGImageGetBitmapInfo"), 0x2002),
+    CGImageGetBitsPerPixel: (ref: Deno.PointerValue) =>
+      BigInt(imagePayload(ref, "CGImageGetBitsPerPixel").bitsPerPixel ?? 32),
+    CGImageGetBitsPerComponent: (ref: Deno.PointerValue) =>
+      BigInt(imagePayload(ref, "CGImageGetBitsPerComponent").bitsPerComponent ?? 8),
+    // By default kCGImageAlphaPremultipliedFirst (2) | kCGBitmapByteOrder32Little (2 << 12)
+    CGImageGetBitmapInfo: (ref: Deno.PointerValue) =>
+      imagePayload(ref, "CGImageGetBitmapInfo").bitmapInfo ?? 0x2002,
     CGImageGetDataProvider: (ref: Deno.PointerValue) => {
       const object = heap.deref(ref, "CGImageGetDataProvider", ["CGImage"]);
       const payload = object.value as ImagePayload;
@@ -256,6 +424,7 @@ export function fakeCoreGraphics(
     CGEventCreateMouseEvent: (src: Deno.PointerValue, type: number, point: Uint8Array, button: number) => {
       source(src, "CGEventCreateMouseEvent");
       return newEvent("CGEventCreateMouseEvent", {
+        sourceState: sourceState(src, "CGEventCreateMouseEvent"),
         type,
         location: readCGPoint(point),
         button,
@@ -264,7 +433,12 @@ export function fakeCoreGraphics(
     },
     CGEventCreateKeyboardEvent: (src: Deno.PointerValue, keyCode: number, down: boolean) => {
       source(src, "CGEventCreateKeyboardEvent");
-      return newEvent("CGEventCreateKeyboardEvent", { type: down ? 10 : 11, keyCode, keyDown: down });
+      return newEvent("CGEventCreateKeyboardEvent", {
+        sourceState: sourceState(src, "CGEventCreateKeyboardEvent"),
+        type: down ? 10 : 11,
+        keyCode,
+        keyDown: down,
+      });
     },
     CGEventCreateScrollWheelEvent2: (
       src: Deno.PointerValue,
@@ -277,6 +451,7 @@ export function fakeCoreGraphics(
       source(src, "CGEventCreateScrollWheelEvent2");
       if (count < 1 || count > 3) heap.fail("CGEventCreateScrollWheelEvent2: wheelCount must be 1..3");
       return newEvent("CGEventCreateScrollWheelEvent2", {
+        sourceState: sourceState(src, "CGEventCreateScrollWheelEvent2"),
         type: 22,
         scroll: { unit, dy: wheel1, dx: count > 1 ? wheel2 : 0 },
       });
@@ -308,7 +483,9 @@ export function fakeCoreGraphics(
     },
     CGPreflightScreenCaptureAccess: () => world.screenCaptureAllowed,
     CGRequestScreenCaptureAccess: () => {
-      world.promptsShown.push("screen_capture");
+      // macOS asks each app once; later requests answer without a prompt.
+      if (!world.screenCaptureAsked) world.promptsShown.push("screen_capture");
+      world.screenCaptureAsked = true;
       return world.screenCaptureAllowed;
     },
     CGPreflightPostEventAccess: () => world.accessibilityTrusted,

@@ -20,6 +20,7 @@ export function fakeMacBackend(options: FakeOptions & { applicationDirs?: string
   const backend = createDarwinBackend({
     frameworks: fake.frameworks,
     apps: { applicationDirs: options.applicationDirs ?? [], killWaitMs: 50 },
+    screencapture: fake.screencapture,
   });
   return {
     backend,

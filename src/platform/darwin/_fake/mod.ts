@@ -17,7 +17,8 @@ import { OBJC_SYMBOLS } from "../../../../ffi/darwin/objc.ts";
 import type { Frameworks } from "../frameworks.ts";
 import { fakeAccessibility } from "./ax.ts";
 import { fakeCoreFoundation } from "./cf.ts";
-import { fakeCoreGraphics } from "./cg.ts";
+import { fakeCoreGraphics, fakeScreencapture, fakeSkyLight } from "./cg.ts";
+import { SKYLIGHT_SYMBOLS } from "../../../../ffi/darwin/skylight.ts";
 import { checkedTable, type FakeCall } from "./check.ts";
 import { FakeHeap } from "./heap.ts";
 import { fakeObjc, type FakeObjcState } from "./objc.ts";
@@ -39,6 +40,8 @@ export interface FakeFrameworks {
   objc: FakeObjcState;
   /** Every framework call, in order. */
   calls: FakeCall[];
+  /** The fake Mac's screencapture tool (pass it to createDarwinBackend), and its calls. */
+  screencapture: ReturnType<typeof fakeScreencapture>;
   /** Symbols of the real tables the fake has no implementation for (calling one fails the test). */
   unscripted: string[];
   /** Calls of one symbol. */
@@ -56,6 +59,8 @@ export interface FakeOptions {
   world?: FakeMac;
   /** False to leave out the private `_AXUIElementGetWindow` SPI (as a future macOS might). */
   privateWindowSpi?: boolean;
+  /** False to leave out SkyLight's SLEventPostToPid and CGEventSetWindowLocation (private API). */
+  skyLight?: boolean;
 }
 
 /** Builds the fake frameworks over a scripted Mac. */
@@ -70,7 +75,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     key: heap.constant("Callbacks", "key", "kCFTypeDictionaryKeyCallBacks"),
     value: heap.constant("Callbacks", "value", "kCFTypeDictionaryValueCallBacks"),
   };
-  const runLoop = { count: 0 };
+  const runLoop = { count: 0, world };
   const objc = fakeObjc(heap, constants, world, runLoop);
   const ax = {
     ...fakeAccessibility(heap, constants, world),
@@ -94,6 +99,14 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
       unscripted,
     ),
     ax: checkedTable("ApplicationServices", AX_SYMBOLS, ax, heap, calls, unscripted),
+    skylight: checkedTable(
+      "SkyLight",
+      SKYLIGHT_SYMBOLS,
+      fakeSkyLight(heap, world, options.skyLight !== false),
+      heap,
+      calls,
+      unscripted,
+    ),
     objc: checkedTable("objc", OBJC_SYMBOLS, objc.impl, heap, calls, unscripted),
     appKit: checkedTable("AppKit", APPKIT_SYMBOLS, fakeAppKit(constants), heap, calls, unscripted),
     system: checkedTable(
@@ -114,6 +127,7 @@ export function createFakeFrameworks(options: FakeOptions = {}): FakeFrameworks 
     world,
     heap,
     objc: objc.state,
+    screencapture: fakeScreencapture(world),
     calls,
     unscripted,
     callsOf: (symbol) => calls.filter((call) => call.symbol === symbol),

@@ -38,6 +38,8 @@ export interface FakeObjcState {
   launches: { path: string; options: bigint; arguments: string[]; urls?: string[] }[];
   /** True to make -[NSRunningApplication activateWithOptions:] refuse (macOS 14 cooperative activation). */
   refuseActivation: boolean;
+  /** The options of every -[NSRunningApplication activateWithOptions:] call, in order. */
+  activations: bigint[];
 }
 
 /** The implementation of OBJC_SYMBOLS, and its state. */
@@ -52,7 +54,12 @@ export function fakeObjc(
   const selectors = new Map<string, FakeObject>();
   const pools: { token: FakeObject; objects: FakeObject[] }[] = [];
   const appObjects = new Map<number, FakeObject>();
-  const state: FakeObjcState = { poolDepth: () => pools.length, launches: [], refuseActivation: false };
+  const state: FakeObjcState = {
+    poolDepth: () => pools.length,
+    launches: [],
+    refuseActivation: false,
+    activations: [],
+  };
 
   const cls = (name: string) => {
     let object = classes.get(name);
@@ -97,7 +104,7 @@ export function fakeObjc(
   // the main run loop: a process that never runs it keeps its first view.
   let view: { tick: number; apps: FakeApp[]; frontmost: number | null } | null = null;
   const workspaceView = () => {
-    if (!view || view.tick !== runLoop.count) {
+    if (!view || (view.tick !== runLoop.count && world.runLoopSources === 0)) {
       view = {
         tick: runLoop.count,
         apps: world.apps.filter((a) => !a.terminated),
@@ -212,7 +219,12 @@ export function fakeObjc(
       },
       "activateWithOptions:": {
         alias: "msgSend_bool_u64",
-        run: (self) => !state.refuseActivation && world.activate(app(self).pid),
+        run: (self, [options]) => {
+          state.activations.push(BigInt(options as bigint));
+          // macOS 14+ activates cooperatively: a request from a process that is not active is ignored.
+          if (Number.parseInt(world.productVersion, 10) >= 14) return true;
+          return !state.refuseActivation && world.activate(app(self).pid);
+        },
       },
       forceTerminate: { alias: "msgSend_bool", run: (self) => world.kill(app(self).pid) },
     },

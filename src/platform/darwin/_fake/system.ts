@@ -37,7 +37,17 @@ function processes(world: FakeMac): FakeProcess[] {
     start: 1_764_590_000,
     zombie: false,
   }));
-  return [...daemons, ...apps];
+  const tools = [...world.tools].map(([pid, path]) => ({
+    pid,
+    name: path.split("/").pop()!,
+    path,
+    start: 1_764_600_500,
+    zombie: false,
+  }));
+  const driver = world.parents.has(Deno.pid) && !world.tools.has(Deno.pid)
+    ? [{ pid: Deno.pid, name: "deno", path: Deno.execPath(), start: 1_764_600_600, zombie: false }]
+    : [];
+  return [...daemons, ...apps, ...tools, ...driver];
 }
 
 /** The implementation of SYSTEM_SYMBOLS. */
@@ -79,7 +89,7 @@ export function fakeSystem(
       const view = viewOf(heap, out, ProcBsdInfo.size, "proc_pidinfo");
       view.setUint32(ProcBsdInfo.status, process.zombie ? 5 : 2, true);
       view.setUint32(ProcBsdInfo.pid, process.pid, true);
-      view.setUint32(ProcBsdInfo.ppid, 1, true);
+      view.setUint32(ProcBsdInfo.ppid, world.parents.get(pid) ?? 1, true);
       view.setUint32(ProcBsdInfo.uid, world.uid, true);
       bytesOf(out).set(new TextEncoder().encode(process.name.slice(0, 15)), ProcBsdInfo.comm);
       view.setBigUint64(ProcBsdInfo.startSec, BigInt(process.start), true);
@@ -168,6 +178,7 @@ export function fakeSystem(
       return find(pid) ? 0 : -1;
     },
     getuid: () => world.uid,
+    pthread_main_np: () => world.mainThread ? 1 : 0,
   };
 }
 

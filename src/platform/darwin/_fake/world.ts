@@ -57,6 +57,8 @@ export interface FakeWindow {
   color: [number, number, number];
   /** Its AXWindow element, if it has one. */
   ax: FakeElement | null;
+  /** What a capture of it gives when the window server shows it no pixels ("empty" 0x0, "transparent"). */
+  unreadable?: "empty" | "transparent";
 }
 
 /** One node of an app's accessibility tree. */
@@ -109,7 +111,18 @@ export interface PostedEvent {
   fields: Record<number, bigint>;
   scroll: { unit: number; dy: number; dx: number } | null;
   button: number;
+  /** The CGEventSourceStateID of the event's source (null for a NULL source). */
+  sourceState: number | null;
+  /** The window-local point set with CGEventSetWindowLocation, if any. */
+  windowLocation: Point | null;
+  /** The call that posted it: CGEventPost, CGEventPostToPid or SLEventPostToPid. */
+  via: string;
+  /** When it was posted (performance.now(), ms). */
+  time: number;
 }
+
+/** Gaps AppKit's background mouse tracking needs, in ms (what the reference measured on real Macs). */
+export const APPKIT_GAPS = { moveToDown: 12, downToUp: 28 } as const;
 
 /** What the pasteboard holds: UTI → bytes or text. */
 export interface FakePasteboardItem {
@@ -174,9 +187,35 @@ export class FakeMac {
   screenCaptureAllowed = true;
   /** False where the OS removed CGWindowListCreateImage/CGDisplayCreateImage (macOS 15+ SDK builds). */
   legacyCaptureAvailable = true;
+  /** False when the driver runs off the process's main thread (in a Worker). */
+  mainThread = true;
+  /**
+   * Run loop sources ready on the main thread: NSWorkspace notifications not yet handled
+   * (a launch posts two, an activation and a termination one each). NSWorkspace's view of
+   * the apps is current only once all are handled; CFRunLoopRunInMode handles one per call.
+   */
+  runLoopSources = 0;
+  /** The layout captures come in: the usual BGRA, or a 10-bit or half-float (HDR) display's. */
+  captureFormat: "bgra8" | "rgb10" | "rgba16f" = "bgra8";
+  /** False where /usr/sbin/screencapture is missing. */
+  screencaptureInstalled = true;
   /** False over SSH without a logged-in console session. */
   consoleSession = true;
   productVersion = "14.6.1";
+  /** True once the responsible app was asked for Screen Recording (macOS asks each app once). */
+  screenCaptureAsked = false;
+  /**
+   * Parent pids that differ from launchd's (1), by pid. Naming the driver's own pid
+   * (Deno.pid) here puts the driver process in the process table, started by that parent.
+   */
+  parents = new Map<number, number>();
+  /** Executable paths of processes that are neither apps nor daemons (a shell, node), by pid. */
+  tools = new Map<number, string>();
+  /**
+   * Times macOS 15+ asked the user to let the driver "bypass the system private window picker"
+   * (the monthly prompt a CGWindowListCreateImage/CGDisplayCreateImage call raises there).
+   */
+  bypassPrompts = 0;
   /** Permission prompts the driver raised ("accessibility", "screen_capture"). */
   readonly promptsShown: string[] = [];
   uid = 501;
@@ -184,6 +223,8 @@ export class FakeMac {
   pasteboardChangeCount = 1;
   /** Every event posted, in order. */
   readonly events: PostedEvent[] = [];
+  /** Background clicks AppKit dropped, with what the event lacked. */
+  readonly dropped: { event: PostedEvent; reason: string }[] = [];
   /** Every AX action performed: element id and action name. */
   readonly actions: { element: number; action: string }[] = [];
   /** Installed bundles the driver may launch: path → bundle facts. */
@@ -229,6 +270,7 @@ export class FakeMac {
   activate(pid: number): boolean {
     const app = this.app(pid);
     if (!app || app.activationPolicy === 2) return false;
+    if (this.frontmost !== pid) this.runLoopSources++;
     this.frontmost = pid;
     const mine = this.windows.filter((w) => w.pid === pid && w.layer === 0);
     const rest = this.windows.filter((w) => !(w.pid === pid && w.layer === 0));
@@ -247,6 +289,25 @@ export class FakeMac {
     const above = this.windows.filter((w) => w.layer > 0);
     this.windows = [...above, ...this.windows.filter((w) => w.layer <= 0)];
   }
+
+  /**
+   * Puts a window in front of its app's other windows without activating the app (what
+   * making a window main does): it takes the place of the app's frontmost window. Each
+   * change of the list's order is counted in {@linkcode restacks}.
+   */
+  orderFrontInApp(windowId: number): void {
+    const win = this.window(windowId);
+    if (!win) return;
+    const first = this.windows.findIndex((w) => w.pid === win.pid && w.layer === win.layer);
+    const at = this.windows.indexOf(win);
+    if (first < 0 || first === at) return;
+    this.windows.splice(at, 1);
+    this.windows.splice(first, 0, win);
+    this.restacks++;
+  }
+
+  /** Times a window's place in the window list changed without an activation (orderFrontInApp). */
+  restacks = 0;
 
   /** The topmost on-screen layer-0 window at a point. */
   windowAt(point: Point): FakeWindow | undefined {
@@ -306,10 +367,60 @@ export class FakeMac {
     const global = event.route !== "pid";
     if (global && [1, 2, 3, 4, 5, 6, 7, 25, 26, 27].includes(event.type)) this.cursor = event.location;
     const pid = global ? (this.frontmost ?? -1) : event.pid!;
+    if (!global && [1, 2, 3, 4, 25, 26].includes(event.type)) {
+      const reason = this.#backgroundMouseProblem(event);
+      if (reason) {
+        this.dropped.push({ event, reason });
+        if ([1, 3, 25].includes(event.type)) this.#mouseDown = null;
+        return;
+      }
+    }
     if (event.type === 10) this.#key(pid, event);
     else if ([1, 3, 25].includes(event.type)) this.#down(event, global);
     else if ([2, 4, 26].includes(event.type)) this.#up(event, global);
     else if (event.type === 22) this.#scroll(event, global);
+  }
+
+  /**
+   * Why AppKit would ignore a mouse button event posted to a process in the background,
+   * or null when it takes it: the event must come from the HID system state, name the
+   * target pid (field 40) and the window (fields 51, 91, 92), carry the window-local
+   * point (CGEventSetWindowLocation), and follow a mouseMoved to the same point by
+   * APPKIT_GAPS.moveToDown ms (a down) or the down by APPKIT_GAPS.downToUp ms (an up).
+   */
+  #backgroundMouseProblem(event: PostedEvent): string | null {
+    if (event.sourceState !== 1) return "its source is not the HID system state";
+    if (event.fields[40] !== BigInt(event.pid ?? -1)) return "field 40 (target pid) is not the target's pid";
+    const named = event.fields[91];
+    const win = named !== undefined ? this.window(Number(named)) : undefined;
+    if (!win || win.pid !== event.pid) return "field 91 names no window of the target";
+    if (event.fields[51] !== named || event.fields[92] !== named) {
+      return "fields 51 and 92 do not name the window";
+    }
+    const local = event.windowLocation;
+    if (
+      !local || Math.abs(local.x - (event.location.x - win.bounds.x)) > 1 ||
+      Math.abs(local.y - (event.location.y - win.bounds.y)) > 1
+    ) return "it has no window-local point (CGEventSetWindowLocation)";
+    const before = this.events.slice(0, -1).filter((e) => e.route === "pid" && e.pid === event.pid);
+    if ([1, 3, 25].includes(event.type)) {
+      const moved = before.findLast((e) => [5, 6, 7, 27].includes(e.type));
+      if (
+        !moved || moved.type !== 5 || moved.location.x !== event.location.x ||
+        moved.location.y !== event.location.y
+      ) {
+        return "no mouseMoved to the same point came before the down";
+      }
+      if (event.time - moved.time < APPKIT_GAPS.moveToDown) {
+        return "the down followed the mouseMoved too soon";
+      }
+    } else {
+      const pressed = before.findLast((e) => [1, 3, 25].includes(e.type));
+      if (pressed && event.time - pressed.time < APPKIT_GAPS.downToUp) {
+        return "the up followed the down too soon";
+      }
+    }
+    return null;
   }
 
   #targetWindow(event: PostedEvent, global: boolean): FakeWindow | undefined {
@@ -400,6 +511,7 @@ export class FakeMac {
     });
     adopt(ax, [win]);
     this.apps.push(app);
+    this.runLoopSources += 2; // NSWorkspaceWillLaunchApplication, NSWorkspaceDidLaunchApplication
     this.windows.push({
       id,
       pid,
@@ -422,6 +534,7 @@ export class FakeMac {
     if (!app) return this.daemons.delete(pid);
     app.terminated = true;
     app.status = "zombie";
+    this.runLoopSources++; // NSWorkspaceDidTerminateApplication
     for (const node of this.elements(app.ax)) node.alive = false;
     this.windows = this.windows.filter((w) => w.pid !== pid);
     if (this.frontmost === pid) this.frontmost = null;

@@ -3,9 +3,16 @@
  *
  * Two routes: `global` posts at the HID tap (kCGHIDEventTap) as the user's own
  * devices would, moving the real pointer and going to the frontmost app; `pid`
- * posts to one process (`CGEventPostToPid`), which leaves the pointer, the
- * frontmost app and every other app alone. Background events come from a private
- * event source so their button and modifier state never mixes with the user's.
+ * posts to one process, which leaves the pointer, the frontmost app and every other
+ * app alone. AppKit takes a background mouse event only when it looks like the window
+ * server's own: from the HID system state source, naming the target pid (field 40)
+ * and the window (fields 51, 91, 92, one gesture id in 58), with the window-local
+ * point set (SkyLight's `CGEventSetWindowLocation`); such events are posted with
+ * SkyLight's `SLEventPostToPid` where it exists, else `CGEventPostToPid` (named in
+ * {@linkcode EventPoster.lastPost}). Background keys come from a private source so
+ * their modifier state never mixes with the user's. SkyLight's focus-without-raise
+ * (`SLPSPostEventRecordTo`), which the reference sends before a background click, is not
+ * used: it takes key focus from the user's frontmost app, which a background action must not.
  *
  * @module
  */
@@ -20,23 +27,46 @@ import type { Point } from "../../types.ts";
 import type { Owned } from "../cf.ts";
 import type { DarwinContext } from "../context.ts";
 
-/** Where an event goes. */
-export type EventRoute = { kind: "global" } | { kind: "pid"; pid: number; windowId: number | null };
+/** Where an event goes; a window's `origin` (global points) gives its window-local points. */
+export type EventRoute = { kind: "global" } | {
+  kind: "pid";
+  pid: number;
+  windowId: number | null;
+  origin?: Point;
+};
+
+/** SkyLight's symbols, or null where the framework does not open. */
+function skyLightOf(ctx: DarwinContext): DarwinContext["fw"]["skylight"] | null {
+  try {
+    return ctx.fw.skylight;
+  } catch {
+    return null;
+  }
+}
 
 /** The most UTF-16 units the window server keeps on one keyboard event. */
 export const MAX_EVENT_STRING = 20;
+
+/** The call background events are posted with on this Mac: "SLEventPostToPid" or "CGEventPostToPid". */
+export function backgroundPoster(ctx: DarwinContext): string {
+  return skyLightOf(ctx)?.SLEventPostToPid ? "SLEventPostToPid" : "CGEventPostToPid";
+}
 
 /** Creates and posts Quartz events. */
 export class EventPoster {
   readonly #ctx: DarwinContext;
   #sources: { global: Owned | null; private: Owned | null } = { global: null, private: null };
+  #gesture = 0n;
+  /** The call that posted the last background event ("SLEventPostToPid" or "CGEventPostToPid"). */
+  lastPost: string | null = null;
 
   constructor(ctx: DarwinContext) {
     this.#ctx = ctx;
   }
 
-  #source(route: EventRoute): Deno.PointerObject {
-    const key = route.kind === "global" ? "global" : "private";
+  #source(route: EventRoute, mouse = false): Deno.PointerObject {
+    // Mouse events of either route come from the HID system state: AppKit ignores others in the background.
+    const key = route.kind === "global" || mouse ? "global" : "private";
     let source = this.#sources[key];
     if (!source) {
       const state = key === "global" ? CGEventSourceStateID.HIDSystem : CGEventSourceStateID.Private;
@@ -48,21 +78,43 @@ export class EventPoster {
 
   #post(route: EventRoute, event: Owned): void {
     using owned = event;
-    if (route.kind === "global") this.#ctx.fw.cg.CGEventPost(CGEventTapLocation.HID, owned.ref);
+    if (route.kind === "global") {
+      this.#ctx.fw.cg.CGEventPost(CGEventTapLocation.HID, owned.ref);
+      return;
+    }
+    this.#ctx.fw.cg.CGEventSetIntegerValueField(
+      owned.ref,
+      CGEventField.EventTargetUnixProcessID,
+      BigInt(route.pid),
+    );
+    const post = skyLightOf(this.#ctx)?.SLEventPostToPid ?? null;
+    if (post) post(route.pid, owned.ref);
     else this.#ctx.fw.cg.CGEventPostToPid(route.pid, owned.ref);
+    this.lastPost = post ? "SLEventPostToPid" : "CGEventPostToPid";
   }
 
-  #stampWindow(event: Owned, route: EventRoute): void {
+  /** Starts a new gesture: the events after this share one gesture id (field 58). */
+  beginGesture(): void {
+    this.#gesture = BigInt(Math.floor(performance.now() * 1000) % 2 ** 31) + 1n;
+  }
+
+  #stampWindow(event: Owned, route: EventRoute, point: Point): void {
     if (route.kind !== "pid" || route.windowId === null) return;
     // AppKit routes a posted mouse event to the window these fields name, even a background one.
     const { cg } = this.#ctx.fw;
     const id = BigInt(route.windowId);
+    cg.CGEventSetIntegerValueField(event.ref, CGEventField.WindowNumber, id);
     cg.CGEventSetIntegerValueField(event.ref, CGEventField.MouseEventWindowUnderMousePointer, id);
     cg.CGEventSetIntegerValueField(
       event.ref,
       CGEventField.MouseEventWindowUnderMousePointerThatCanHandleThisEvent,
       id,
     );
+    if (this.#gesture) cg.CGEventSetIntegerValueField(event.ref, CGEventField.GestureGroup, this.#gesture);
+    const setLocal = skyLightOf(this.#ctx)?.CGEventSetWindowLocation ?? null;
+    if (setLocal && route.origin) {
+      setLocal(event.ref, cgPoint(point.x - route.origin.x, point.y - route.origin.y));
+    }
   }
 
   /** Posts a mouse event (move, drag, down or up) of `button` (0 left, 1 right, 2+ other). */
@@ -76,7 +128,12 @@ export class EventPoster {
   ): void {
     const { cg } = this.#ctx.fw;
     const event = this.#ctx.cf.ownOrThrow(
-      cg.CGEventCreateMouseEvent(this.#source(route), type, cgPoint(point.x, point.y), Math.min(button, 2)),
+      cg.CGEventCreateMouseEvent(
+        this.#source(route, true),
+        type,
+        cgPoint(point.x, point.y),
+        Math.min(button, 2),
+      ),
       "CGEventCreateMouseEvent",
     );
     try {
@@ -87,7 +144,7 @@ export class EventPoster {
         cg.CGEventSetIntegerValueField(event.ref, CGEventField.MouseEventClickState, BigInt(clickState));
       }
       if (flags) cg.CGEventSetFlags(event.ref, flags);
-      this.#stampWindow(event, route);
+      this.#stampWindow(event, route, point);
     } catch (error) {
       event.release();
       throw error;
@@ -128,7 +185,7 @@ export class EventPoster {
     );
     cg.CGEventSetLocation(event.ref, cgPoint(point.x, point.y));
     if (flags) cg.CGEventSetFlags(event.ref, flags);
-    this.#stampWindow(event, route);
+    this.#stampWindow(event, route, point);
     this.#post(route, event);
   }
 

@@ -24,6 +24,44 @@ Deno.test("darwin background pointer clicks a window by posting to its process, 
   assert.deepEqual(await pointer.position(), CHECKBOX);
 });
 
+Deno.test("darwin background click carries what AppKit needs in a background window, through SkyLight", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  await pointer.button("left", true);
+  await pointer.button("left", false);
+  assert.deepEqual(world.dropped.map((d) => d.reason), [], "AppKit took every event");
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 0, "the app's checkbox toggled");
+  const [move, down, up] = world.events.filter((e) => e.pid === MAC.controls);
+  assert.deepEqual([move.type, down.type, up.type], [5, 1, 2], "a mouseMoved leads the press");
+  for (const event of [move, down, up]) {
+    assert.equal(event.via, "SLEventPostToPid");
+    assert.equal(event.sourceState, 1, "from the HID system state");
+    assert.equal(event.fields[40], BigInt(MAC.controls), "field 40 is kCGEventTargetUnixProcessID");
+    assert.equal(event.fields[51], BigInt(MAC.controlsWindow));
+    assert.equal(event.fields[58], down.fields[58], "one gesture id");
+  }
+  const frame = world.window(MAC.controlsWindow)!.bounds;
+  assert.deepEqual(down.windowLocation, { x: CHECKBOX.x - frame.x, y: CHECKBOX.y - frame.y });
+  assert.ok(down.time - move.time >= 12 && up.time - down.time >= 28, "the gaps AppKit's tracking needs");
+  assert.equal((pointer as { via?: () => string | null }).via?.(), "SLEventPostToPid");
+});
+
+Deno.test("darwin background click without SkyLight posts with CGEventPostToPid and says so", async () => {
+  await using mac = fakeMacBackend({ skyLight: false });
+  const { world } = mac.fake;
+  const pointer = await mac.backend.input.pointer("background");
+  await pointer.move(CHECKBOX);
+  await pointer.button("left", true);
+  await pointer.button("left", false);
+  assert.ok(world.events.every((e) => e.via === "CGEventPostToPid"));
+  assert.equal((pointer as { via?: () => string | null }).via?.(), "CGEventPostToPid");
+  // Without a window-local point AppKit drops the press: the app's checkbox is unchanged.
+  assert.equal(world.named(MAC.controls, "Enable notifications").value, 1);
+  assert.match(world.dropped[0].reason, /window-local point/);
+});
+
 Deno.test("darwin pointer counts a double click in kCGMouseEventClickState", async () => {
   await using mac = fakeMacBackend();
   const pointer = await mac.backend.input.pointer("background");
@@ -179,4 +217,64 @@ Deno.test("darwin releaseAll leaves extra pointers holding their buttons until c
   assert.ok(!mac.fake.world.events.some((e) => e.type === 2), "mouse_button_down's button is still held");
   await extra.close();
   assert.equal(mac.fake.world.events.at(-1)!.type, 2);
+});
+
+Deno.test("darwin background keys never reorder windows: a window that is not its app's main is refused", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  // TextEdit's second document, Notes.txt, is open behind Untitled.rtf; Controls is frontmost.
+  const notes = world.window(MAC.textEditMinimized)!;
+  notes.onScreen = true;
+  notes.ax!.extra.AXMinimized = false;
+  world.activate(MAC.controls);
+  const order = world.windows.map((w) => w.id);
+  const keyboard = await mac.backend.input.keyboard("background");
+  const error = await mac.backend.input.withBackgroundKeyboard(
+    MAC.textEditMinimized,
+    () => keyboard.typeText("x"),
+  )
+    .catch((e) => e);
+  assert.equal(error.code, "background_unavailable");
+  assert.match(error.message, /not the main window/);
+  assert.equal(world.events.length, 0, "nothing was sent");
+  // Typing into the main window needs no AXMain write at all.
+  await mac.backend.input.withBackgroundKeyboard(MAC.textEditWindow, () => keyboard.typeText("y"));
+  assert.match(String(world.app(MAC.textEdit)!.focused!.value), /y/);
+  assert.equal(world.restacks, 0, "no window changed its place in the window list");
+  assert.deepEqual(world.windows.map((w) => w.id), order);
+  assert.equal(world.frontmost, MAC.controls, "the user's frontmost app kept focus");
+});
+
+Deno.test("darwin foreground on macOS 14 without Accessibility refuses at once, asking nothing macOS ignores", async () => {
+  await using mac = fakeMacBackend();
+  mac.fake.world.accessibilityTrusted = false;
+  assert.equal(mac.fake.world.productVersion.split(".")[0], "14");
+  let ran = false;
+  const error = await mac.backend.input.withForeground(MAC.controlsWindow, () => {
+    ran = true;
+    return Promise.resolve();
+  }).catch((e) => e);
+  assert.equal(error.code, "foreground_unavailable");
+  assert.equal(error.data.permission, "accessibility");
+  assert.match(error.message, /macOS 14 ignores activation requests from a background process/);
+  assert.equal(ran, false);
+  assert.deepEqual(
+    mac.fake.objc.activations,
+    [],
+    "no deprecated NSApplicationActivateIgnoringOtherApps request",
+  );
+  assert.equal(mac.fake.world.frontmost, MAC.textEdit);
+});
+
+Deno.test("darwin foreground on macOS 14 activates through AXFrontmost and AXRaise, confirmed", async () => {
+  await using mac = fakeMacBackend();
+  const { world } = mac.fake;
+  let frontmostInside: number | null = null;
+  await mac.backend.input.withForeground(MAC.controlsWindow, () => {
+    frontmostInside = world.frontmost;
+    return Promise.resolve();
+  });
+  assert.equal(frontmostInside, MAC.controls);
+  assert.equal(world.frontmost, MAC.textEdit, "the previous app is frontmost again");
+  assert.deepEqual(mac.fake.objc.activations, [], "NSRunningApplication was not asked");
 });

@@ -1,6 +1,7 @@
 /**
- * The macOS {@linkcode InputBackend}. Background input is posted to one process with
- * `CGEventPostToPid` (the user's pointer and frontmost app are untouched); global input
+ * The macOS {@linkcode InputBackend}. Background input is posted to one process
+ * (`events.ts`: SkyLight's `SLEventPostToPid`, else `CGEventPostToPid`; the user's
+ * pointer and frontmost app are untouched); global input
  * is posted at the HID tap inside a foreground transaction: activate the target,
  * confirm it is frontmost, act, then restore the previous app and the pointer.
  *
@@ -19,11 +20,13 @@ import type {
 } from "../../types.ts";
 import type { AxClient } from "../ax_client.ts";
 import type { DarwinContext } from "../context.ts";
-import { accessibilityTrusted } from "../tcc.ts";
+import { accessibilityTrusted, grantee } from "../tcc.ts";
 import { NORMAL_LAYER, readWindow, readWindowList, requireWindow, type WindowRow } from "../window_list.ts";
 import type { DarwinWindows } from "../windows.ts";
 import { appToolkit } from "../toolkit.ts";
-import { activateApp, frontmostPid } from "../workspace.ts";
+import { activateApp, COOPERATIVE_ACTIVATION_SINCE, frontmostPid } from "../workspace.ts";
+import { macOSMajor } from "../os_version.ts";
+import { booleanOf } from "../ax_client.ts";
 import { EventPoster, type EventRoute } from "./events.ts";
 import { DarwinKeyboard } from "./keyboard.ts";
 import { DarwinPointer, type PointerRouting } from "./pointer.ts";
@@ -83,7 +86,9 @@ export class DarwinInput implements InputBackend {
   /** The process and window a background event at `point` goes to: the topmost window there. */
   #backgroundRouteAt(point: Point): EventRoute | null {
     const top = this.#topmostAt(point);
-    return top ? { kind: "pid", pid: top.pid, windowId: top.id } : null;
+    return top
+      ? { kind: "pid", pid: top.pid, windowId: top.id, origin: { x: top.bounds.x, y: top.bounds.y } }
+      : null;
   }
 
   #topmostAt(point: Point): WindowRow | null {
@@ -138,16 +143,31 @@ export class DarwinInput implements InputBackend {
 
   /**
    * Points the background keyboard at a window's process for `body`. Keys go to the
-   * app's key window, so the target window is made its app's main window first
-   * (AXMain; this does not activate the app or change the user's frontmost app).
+   * app's key window, which is its main window: a window that is not main is refused,
+   * since making it main (AXMain) reorders its app's windows, which a background action
+   * must not do.
    *
-   * @throws {DriverError} `window_stale` for a window that is gone.
+   * @throws {DriverError} `window_stale` for a window that is gone, `background_unavailable`
+   *   for a window that is not its app's main window (nothing sent).
    */
   async withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T> {
     const row = requireWindow(this.#ctx, windowId);
     if (accessibilityTrusted(this.#ctx)) {
       using axWindow = await this.#ax.findWindow(row.pid, windowId, { bounds: row.bounds, title: row.title });
-      if (axWindow) await this.#ax.set(axWindow.ref, "AXMain", this.#ctx.cf.boolean(true));
+      const main = axWindow ? booleanOf(await this.#ax.read(axWindow.ref, "AXMain")) : null;
+      if (main === false) {
+        throw new DriverError(
+          "background_unavailable",
+          `Window ${windowId} is not the main window of pid ${row.pid}: its keys would go to another window, ` +
+            "and making it main would reorder the app's windows; nothing was sent",
+          {
+            window_id: windowId,
+            effect: "refused",
+            escalation: { recommended: "foreground", reason: "not_main_window" },
+            hint: 'retry with delivery_mode "foreground", or act on the element through accessibility',
+          },
+        );
+      }
     }
     const prior = this.#keyTarget;
     this.#keyTarget = { pid: row.pid, windowId };
@@ -170,6 +190,20 @@ export class DarwinInput implements InputBackend {
     const priorPointer = this.#cursor();
     const isTarget = async () =>
       frontmostPid(this.#ctx) === row.pid && (await this.#windows.active()) === windowId;
+    if (!(await isTarget()) && !accessibilityTrusted(this.#ctx) && this.#cooperative()) {
+      throw new DriverError(
+        "foreground_unavailable",
+        `macOS ${macOSMajor(this.#ctx)} ignores activation requests from a background process, and without ` +
+          `the Accessibility grant nothing else can bring window ${windowId} to the front; no input was sent`,
+        {
+          window_id: windowId,
+          permission: "accessibility",
+          hint: `grant Accessibility to ${
+            grantee(this.#ctx)
+          } (AXFrontmost is the activation macOS 14+ honours)`,
+        },
+      );
+    }
     if (!(await isTarget())) {
       await this.#windows.activate(windowId);
       const deadline = Date.now() + FOREGROUND_CONFIRM_MS;
@@ -199,6 +233,10 @@ export class DarwinInput implements InputBackend {
         if (frontmostPid(this.#ctx) !== priorPid) activateApp(this.#ctx, priorPid);
       }
     }
+  }
+
+  #cooperative(): boolean {
+    return (macOSMajor(this.#ctx) ?? 0) >= COOPERATIVE_ACTIVATION_SINCE;
   }
 
   /** True when the window is the topmost window at `point` (nothing covers it there). */

@@ -5,6 +5,12 @@
  * and frontmost app stay where they are. Click counts (double, triple) travel in
  * kCGMouseEventClickState, which is how AppKit tells a double click.
  *
+ * A background press is preceded by a mouseMoved to the same point (AppKit hit-tests a
+ * press against the tracking state the window last saw) at least
+ * {@linkcode BACKGROUND_GAPS_MS}.moveToDown earlier, and its release follows it by
+ * at least {@linkcode BACKGROUND_GAPS_MS}.downToUp (a button's tracking loop polls for
+ * the release; a tighter pair is dropped). The gaps are the reference's, found on real Macs.
+ *
  * @module
  */
 import { CGEventType } from "../../../../ffi/darwin/core_graphics.ts";
@@ -12,6 +18,18 @@ import { DriverError } from "../../../core/errors.ts";
 import type { MouseButton, OwnedPointer, Point } from "../../types.ts";
 import type { EventPoster, EventRoute } from "./events.ts";
 import { settled } from "../settled.ts";
+
+/** Least gaps between a background mouseMoved and press, and press and release (ms). */
+export const BACKGROUND_GAPS_MS = { moveToDown: 12, downToUp: 28 } as const;
+
+function waitUntil(time: number): Promise<void> {
+  const wait = time - performance.now();
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, Math.ceil(wait))) : Promise.resolve();
+}
+
+function samePoint(a: Point, b: Point): boolean {
+  return a.x === b.x && a.y === b.y;
+}
 
 /** Two presses closer than this in time and space make a double click (AppKit's default interval). */
 export const DOUBLE_CLICK_MS = 500;
@@ -56,6 +74,9 @@ export class DarwinPointer implements OwnedPointer {
   #position: Point | null = null;
   readonly #held = new Map<MouseButton, { route: EventRoute; clickState: number }>();
   #lastPress: { button: MouseButton; point: Point; time: number; count: number } | null = null;
+  /** The last background mouseMoved this pointer posted, and the last press (performance.now()). */
+  #lastMove: { windowId: number | null; point: Point; time: number } | null = null;
+  #downAt = 0;
   #closed = false;
 
   constructor(
@@ -94,7 +115,7 @@ export class DarwinPointer implements OwnedPointer {
       const dragging = [...this.#held.keys()][0];
       if (dragging === undefined && this.channel === "background") {
         const route = this.routing.routeAt(point);
-        if (route) this.poster.mouse(route, CGEventType.MouseMoved, point, 0, 0, this.routing.flags());
+        if (route) this.#primer(route, point);
         return;
       }
       const type = dragging === undefined ? CGEventType.MouseMoved : types(dragging).drag;
@@ -110,18 +131,41 @@ export class DarwinPointer implements OwnedPointer {
     });
   }
 
+  /** A mouseMoved that starts a gesture: it and the presses after it share one gesture id. */
+  #primer(route: EventRoute, point: Point): void {
+    this.poster.beginGesture();
+    this.poster.mouse(route, CGEventType.MouseMoved, point, 0, 0, this.routing.flags());
+    this.#lastMove = {
+      windowId: route.kind === "pid" ? route.windowId : null,
+      point: { ...point },
+      time: performance.now(),
+    };
+  }
+
+  /** The native call that posted this pointer's last background event, for the action's summary. */
+  via(): string | null {
+    return this.channel === "background" ? this.poster.lastPost : null;
+  }
+
   /** Presses or releases a button where the pointer is. */
-  button(button: MouseButton, down: boolean): Promise<void> {
-    return settled(() => {
-      this.#ensureOpen();
-      const point = this.#at();
-      if (down) {
-        const route = this.#route(point);
-        const last = this.#lastPress;
-        const repeat = last !== null && last.button === button && Date.now() - last.time < DOUBLE_CLICK_MS &&
-          Math.abs(last.point.x - point.x) <= DOUBLE_CLICK_SLOP &&
-          Math.abs(last.point.y - point.y) <= DOUBLE_CLICK_SLOP;
-        const clickState = repeat ? Math.min(last!.count + 1, 3) : 1;
+  async button(button: MouseButton, down: boolean): Promise<void> {
+    this.#ensureOpen();
+    const point = this.#at();
+    if (down) {
+      const route = this.#route(point);
+      const last = this.#lastPress;
+      const repeat = last !== null && last.button === button && Date.now() - last.time < DOUBLE_CLICK_MS &&
+        Math.abs(last.point.x - point.x) <= DOUBLE_CLICK_SLOP &&
+        Math.abs(last.point.y - point.y) <= DOUBLE_CLICK_SLOP;
+      const clickState = repeat ? Math.min(last!.count + 1, 3) : 1;
+      if (this.channel === "background" && route.kind === "pid") {
+        const moved = this.#lastMove;
+        if (!moved || moved.windowId !== route.windowId || !samePoint(moved.point, point)) {
+          this.#primer(route, point);
+        }
+        await waitUntil(this.#lastMove!.time + BACKGROUND_GAPS_MS.moveToDown);
+      }
+      await settled(() => {
         this.#lastPress = { button, point, time: Date.now(), count: clickState };
         this.poster.mouse(
           route,
@@ -131,21 +175,26 @@ export class DarwinPointer implements OwnedPointer {
           clickState,
           this.routing.flags(),
         );
+        this.#downAt = performance.now();
         this.#held.set(button, { route, clickState });
-      } else {
-        const held = this.#held.get(button);
-        const route = held?.route ?? this.#route(point);
-        this.poster.mouse(
-          route,
-          types(button).up,
-          point,
-          BUTTON_NUMBER[button],
-          held?.clickState ?? 1,
-          this.routing.flags(),
-        );
-        this.#held.delete(button);
-      }
+      });
       return;
+    }
+    const held = this.#held.get(button);
+    const route = held?.route ?? this.#route(point);
+    if (this.channel === "background" && route.kind === "pid") {
+      await waitUntil(this.#downAt + BACKGROUND_GAPS_MS.downToUp);
+    }
+    await settled(() => {
+      this.poster.mouse(
+        route,
+        types(button).up,
+        point,
+        BUTTON_NUMBER[button],
+        held?.clickState ?? 1,
+        this.routing.flags(),
+      );
+      this.#held.delete(button);
     });
   }
 

@@ -24,6 +24,29 @@ import type { XConnection } from "../x11/connection.ts";
 import type { SpriteGuard } from "./sprite_guard.ts";
 
 const NAME_PREFIX = "cua-agent";
+/**
+ * Tells this process's masters from an earlier process's with the same pid (a container's
+ * driver often gets the same small pid every time it starts).
+ */
+const PROCESS_TOKEN = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
+
+/**
+ * True when a master pointer's name is an agent master of a driver that is gone: its pid is
+ * not running, or it is this process's pid without this process's token (an earlier process).
+ * Names: `cua-agent-<pid>-<token>-<n> pointer` (and `cua-agent-<pid>-<n> pointer` from older drivers).
+ */
+export function isStaleMasterName(name: string): boolean {
+  const match = new RegExp(`^${NAME_PREFIX}-(\\d+)-(?:([0-9a-z]+)-)?\\d+ pointer$`).exec(name);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (pid === Deno.pid) return match[2] !== PROCESS_TOKEN;
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 /** One device of the hierarchy. */
 interface DeviceRow {
@@ -80,21 +103,10 @@ export function removeStaleMasters(conn: XConnection, guard: SpriteGuard | null 
   let removed = 0;
   const rows = queryDevices(conn);
   for (const row of rows) {
-    const match = new RegExp(`^${NAME_PREFIX}-(\\d+)-\\d+ pointer$`).exec(row.name);
-    if (!match || row.use !== XI.MasterPointer) continue;
-    const pid = Number(match[1]);
-    let alive = false;
-    try {
-      Deno.statSync(`/proc/${pid}`);
-      alive = true;
-    } catch {
-      alive = false;
-    }
-    if (!alive) {
-      if (guard) restStale(conn, guard, row, rows);
-      removeMaster(conn, row.id);
-      removed++;
-    }
+    if (row.use !== XI.MasterPointer || !isStaleMasterName(row.name)) continue;
+    if (guard) restStale(conn, guard, row, rows);
+    removeMaster(conn, row.id);
+    removed++;
   }
   return removed;
 }
@@ -131,12 +143,12 @@ export class AgentMaster {
   ) {}
 
   /**
-   * Creates a master named `cua-agent-<pid>-<n>`.
+   * Creates a master named `cua-agent-<pid>-<token>-<n>`.
    *
    * @throws {DriverError} `background_unavailable` when the server cannot create one.
    */
   static create(conn: XConnection): AgentMaster {
-    const name = `${NAME_PREFIX}-${Deno.pid}-${++serial}`;
+    const name = `${NAME_PREFIX}-${Deno.pid}-${PROCESS_TOKEN}-${++serial}`;
     const display = conn.unsafeDisplay();
     const nameBytes = cstr(name);
     const change = new Uint8Array(XIAddMasterInfoLayout.size);

@@ -7,6 +7,7 @@
  */
 import type {
   DesktopObservation,
+  HeldInputReport,
   InputBackend,
   InputChannel,
   OwnedPointer,
@@ -17,7 +18,9 @@ import type {
 } from "../../types.ts";
 import { x11 } from "../../../../ffi/linux/x11.ts";
 import type { XConnection } from "../x11/connection.ts";
-import { AgentMaster, removeStaleMasters, xinput2Available } from "./agent_master.ts";
+import { AgentMaster, isStaleMasterName, removeStaleMasters, xinput2Available } from "./agent_master.ts";
+import { announceDriver } from "./driver_presence.ts";
+import { releaseHeldInput } from "./held_input.ts";
 import { withBackgroundKeyboard } from "./background_keyboard.ts";
 import { observeDesktop } from "./desktop_observer.ts";
 import { ExtraPointerPool } from "./extra_pointers.ts";
@@ -50,6 +53,7 @@ export class X11Input implements InputBackend {
   #background: boolean | null = null;
   readonly #toolkits = new Map<number, Promise<Toolkit>>();
   #barrier: PingBarrier | null = null;
+  #heldReset: HeldInputReport | null = null;
 
   constructor(readonly connection: () => XConnection) {}
 
@@ -61,8 +65,43 @@ export class X11Input implements InputBackend {
       this.#devices?.guard?.close();
       this.#devices = { conn, agent: null, pointers: {}, keyboards: {}, keyboard: null };
       this.#background = null;
+      this.#attach(conn);
     }
     return this.#devices;
+  }
+
+  /**
+   * Attaching to a display: registers this driver there and releases what an earlier driver
+   * left held (held_input.ts). Never fails the call that attached.
+   */
+  #attach(conn: XConnection): void {
+    try {
+      const { others } = announceDriver(conn);
+      this.#heldReset = releaseHeldInput(
+        conn,
+        isStaleMasterName,
+        others > 0
+          ? `${others} other driver${others === 1 ? " is" : "s are"} attached to this display`
+          : null,
+      );
+    } catch (error) {
+      this.#heldReset = {
+        at: new Date().toISOString(),
+        released: [],
+        stale_masters: [],
+        core_skipped: `the reset failed: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  /** Attaches to the display now (servers do at start) rather than at the first input call. */
+  attach(): HeldInputReport | null {
+    this.#current();
+    return this.#heldReset;
+  }
+
+  heldInputReset(): Promise<HeldInputReport | null> {
+    return Promise.resolve(this.#heldReset);
   }
 
   #guard(): SpriteGuard | null {
