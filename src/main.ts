@@ -42,7 +42,8 @@ if (import.meta.main) {
       if (!config) return null;
       const server = await startNetworkServer({ registry, ...config });
       return {
-        describe: `MCP at ${server.url}/mcp and gRPC cua.env.v1 on ${server.url}`,
+        describe:
+          `MCP at ${server.url}/mcp and gRPC cua.env.v1 on ${server.url}; live view: ${server.viewUrl}`,
         close: () => server.close(),
       };
     },

@@ -79,6 +79,8 @@ export const toolLoaders: Readonly<Record<string, ToolLoader>> = {
   // Not in tools/list: the gRPC ComputerService calls them for its own RPCs.
   computer_screenshot: () => import("./computer/computer_screenshot.ts"),
   computer_context: () => import("./computer/computer_context.ts"),
+  // Not in tools/list: a harness's stop switch (the live view and `cua-driver stop-input` too).
+  stop_input: () => import("./system/stop_input.ts"),
 };
 
 /** Every tool name, in registration order. */

@@ -13,7 +13,7 @@ import type { ToolContext } from "./tool.ts";
 export const TARGET_POLL_MS = 20;
 
 /** Why a call was aborted, as the error envelope's `reason` says. */
-export type AbortReason = "cancelled" | "timeout" | "session_ended" | "target_exited";
+export type AbortReason = "cancelled" | "timeout" | "session_ended" | "target_exited" | "input_stopped";
 
 interface CallAbort {
   controller: AbortController;
@@ -91,6 +91,8 @@ export function abortedPartway(
     ? "the target app exited"
     : reason === "session_ended"
     ? "its session ended"
+    : reason === "input_stopped"
+    ? "a person stopped the agent's input"
     : reason === "timeout"
     ? "the call timed out"
     : "the caller cancelled it";

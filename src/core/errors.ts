@@ -61,6 +61,7 @@ export const ERROR_CODES = [
   "foreground_unavailable",
   "delivery_failed",
   "input_busy",
+  "input_stopped", // a person stopped the agent's input (live view or CLI); only a person resumes it
   "button_already_held", // mouse_button_down while this session's cursor already holds a button
   "button_not_held", // mouse_drag without a held button
   // Platform
@@ -131,6 +132,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "background_unavailable",
   "foreground_unavailable",
   "input_busy",
+  "input_stopped",
   "button_already_held",
   "button_not_held",
   "unsupported_platform",

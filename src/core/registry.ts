@@ -13,6 +13,7 @@ import { abortedError, endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import { HeldInput } from "./input/held_input.ts";
+import { type InputStopState, stopAllInput, type StopOutcome, stopsWithInput } from "./input_stop.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -201,6 +202,21 @@ export class ToolRegistry extends ToolCatalog {
     await this.state.sessions.endLease(lease);
   }
 
+  /**
+   * Stops input (the person's stop switch): acting calls are refused with `input_stopped` from
+   * now on, the running ones are aborted, and every key and button the driver holds (in any
+   * session, across calls too) is released. Observation keeps working.
+   */
+  stopInput(by: string): Promise<StopOutcome & { state: InputStopState }> {
+    return stopAllInput(this.state, this.#input, by);
+  }
+
+  /** Lets acting calls run again (only a person does this: the live view or the CLI). */
+  resumeInput(): { changed: boolean; state: InputStopState } {
+    const changed = this.state.inputStop.resume();
+    return { changed, state: this.state.inputStop.state };
+  }
+
   /** The launcher's permission mode, for status replies. */
   get permissionMode(): string {
     return this.state.permissionMode;
@@ -271,6 +287,8 @@ export class ToolRegistry extends ToolCatalog {
     const granting = grant ? this.get(grant.tool) : undefined;
     if (grant && !granting) throw new TypeError(`Tool "${tool.name}" authorizes as unknown "${grant.tool}"`);
     await this.authorize(granting ?? tool, grant?.args ?? args, session);
+    // While a person has stopped input, nothing that acts runs (observation still does).
+    this.state.inputStop.check(tool);
     // A server started before its desktop connects on the first call that needs one.
     if (tool.needsDesktop !== false) await this.backend.ready?.();
 
@@ -297,11 +315,14 @@ export class ToolRegistry extends ToolCatalog {
       validate: (nested, nestedArgs) => void this.#parse(nested, nestedArgs),
     };
     await this.state.prepare(tool.capabilities);
+    const untrackStop = stopsWithInput(tool) ? this.state.inputStop.track(own) : null;
     const tracked = tool.sessionRequiring !== false;
     if (tracked) this.state.sessions.enter(session);
     let result: ToolResult;
     let callCtx: ToolContext | null = null;
     try {
+      // Checked again now that a stop would abort it: a stop thrown since the first check refuses it.
+      if (untrackStop) this.state.inputStop.check(tool);
       const onProgress = options.onProgress;
       const ctx: ToolContext = {
         backend: this.backend,
@@ -335,6 +356,7 @@ export class ToolRegistry extends ToolCatalog {
       if (signal.aborted && !(error instanceof DriverError)) throw abortedError(signal);
       throw error;
     } finally {
+      untrackStop?.();
       if (callCtx) endCall(callCtx);
       if (tracked) await this.state.sessions.leave(session);
     }

@@ -11,6 +11,7 @@ import { AgentCursorStore } from "./agent_cursor/session_cursors.ts";
 import type { BrowserStore } from "./browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
+import { InputStop } from "./input_stop.ts";
 import type { Recorder } from "./recording/recorder.ts";
 import { SessionManager } from "./session.ts";
 import { SnapshotStore } from "./snapshots.ts";
@@ -42,6 +43,8 @@ export class RuntimeState {
   readonly launched = new Map<number, LaunchedProcess>();
   /** One action at a time, runtime-wide. */
   readonly inputLock = new InputLock();
+  /** The person's stop switch: while thrown, acting calls are refused (`input_stopped`). */
+  readonly inputStop = new InputStop();
   /** Legacy capture-scope policies by session id. */
   readonly capturePolicies = new Map<string, CapturePolicy>();
   /** Each session's agent cursor (its code loads in {@linkcode prepare}, for the tools that create one). */

@@ -146,6 +146,15 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
       );
     case "stop":
       return await (await import("./cli_daemon_client.ts")).stopCommand(args, await host.sockets());
+    case "stop-input":
+    case "resume-input":
+      return await (await import("./cli_daemon_client.ts")).inputSwitchCommand(
+        args,
+        await host.sockets(),
+        command === "stop-input" ? "stop" : "resume",
+      );
+    case "report":
+      return await reportCommand(args.positionals);
     case "demo":
       return await withRuntime(args, host, (registry) => host.runDemo(registry, args));
     case "permissions": {
@@ -169,6 +178,37 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
         return EXIT.usage;
       }
       return await runTool(command, args, host);
+  }
+}
+
+/** `report DIR [--out FILE]`: a recording folder as one self-contained HTML file. */
+async function reportCommand(positionals: string[]): Promise<number> {
+  const rest = [...positionals];
+  let out: string | null = null;
+  const at = rest.findIndex((token) => token === "--out" || token.startsWith("--out="));
+  if (at >= 0) {
+    const token = rest[at];
+    out = token.startsWith("--out=") ? token.slice(6) : rest[at + 1] ?? null;
+    rest.splice(at, token.startsWith("--out=") ? 1 : 2);
+    if (!out) return usage("report --out needs a file name");
+  }
+  if (rest.length !== 1) {
+    return usage("report takes one recording folder: cua-driver report DIR [--out FILE]");
+  }
+  const dir = rest[0];
+  const { buildReport } = await import("../core/recording/report.ts");
+  try {
+    const report = await buildReport(dir);
+    const path = out ?? `${dir.replace(/\/+$/, "")}/report.html`;
+    await Deno.writeTextFile(path, report.html);
+    console.log(`cua-driver: wrote ${path} (${report.turns.length} turn(s))`);
+    return EXIT.ok;
+  } catch (error) {
+    const driverError = asDriverError(error);
+    console.error(
+      `cua-driver: ${driverError.message}${driverError.data.hint ? ` (${driverError.data.hint})` : ""}`,
+    );
+    return EXIT.toolError;
   }
 }
 

@@ -76,7 +76,10 @@ export async function statusCommand(args: ParsedArgs, sockets: LocalSockets): Pr
     const meta = response.result as Record<string, unknown>;
     console.log(
       `Cua Driver daemon is running\nsocket: ${path}\npid: ${meta.pid}\nversion: ${meta.driver_version}\n` +
-        `permission mode: ${meta.permission_mode}` + (meta.network ? `\nnetwork: ${meta.network}` : ""),
+        `permission mode: ${meta.permission_mode}` + (meta.network ? `\nnetwork: ${meta.network}` : "") +
+        ((meta.input as { stopped?: boolean } | undefined)?.stopped
+          ? "\ninput: stopped (cua-driver resume-input resumes it)"
+          : ""),
     );
     return 0;
   });
@@ -100,6 +103,37 @@ export async function stopCommand(args: ParsedArgs, sockets: LocalSockets): Prom
   }
   console.error(`cua-driver: the daemon on ${path} did not stop within 2 s`);
   return 1;
+}
+
+/**
+ * `stop-input` and `resume-input`: the person's stop switch on a running daemon. Stopping
+ * cancels the running action, releases every held key and button and refuses every later
+ * acting call with `input_stopped` until `resume-input` (or the live view's Resume).
+ */
+export async function inputSwitchCommand(
+  args: ParsedArgs,
+  sockets: LocalSockets,
+  action: "stop" | "resume",
+): Promise<number> {
+  const path = socketPath(args, sockets);
+  return await withDaemon(sockets, path, async (client) => {
+    const response = await client.request({ method: action === "stop" ? "input_stop" : "input_resume" });
+    if (!response.ok) {
+      console.error(`cua-driver: ${response.error}`);
+      return response.exit_code ?? 1;
+    }
+    const result = response.result as { changed: boolean; aborted?: number };
+    if (action === "stop") {
+      console.log(
+        `cua-driver: input ${result.changed ? "stopped" : "was already stopped"}` +
+          ` (${result.aborted ?? 0} running action(s) cancelled, held keys and buttons released);` +
+          ` resume with: cua-driver resume-input`,
+      );
+    } else {
+      console.log(`cua-driver: input ${result.changed ? "resumed" : "was not stopped"}`);
+    }
+    return 0;
+  });
 }
 
 /**

@@ -18,9 +18,15 @@ Commands:
                           is not a terminal); with --socket, proxy to a running daemon instead of owning the desktop
   serve [--socket PATH]   Run the daemon: one runtime behind a Unix socket (default ~/.cache/cua-driver/
                           cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
-                          CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port
+                          CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp, gRPC cua.env.v1 and the live
+                          view at /view (the URL with its token is printed on stderr) on that port
   call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
   status | stop           Show or stop the daemon
+  stop-input | resume-input
+                          The person's stop switch on a running daemon: cancel the running action, release
+                          every held key and button and refuse all later input (input_stopped) until resumed
+  report DIR [--out FILE] A recording folder (start_recording's output_dir) as one self-contained HTML file
+                          (default DIR/report.html): every turn with its screenshots, click and tree changes
   permissions [status|grant]
                           The OS grants the driver needs, each with its remedy (exits 1 when one is missing);
                           grant first raises the system prompts for the missing ones (macOS Accessibility and

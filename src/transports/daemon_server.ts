@@ -164,6 +164,7 @@ async function handle(
           pid: Deno.pid,
           socket: options.socketPath,
           permission_mode: registry.permissionMode,
+          input: registry.state.inputStop.state,
           ...options.status?.(),
         },
       };
@@ -218,6 +219,11 @@ async function handle(
           count: registry.sessionSummaries().length,
         },
       };
+    case "input_stop":
+      // The person's stop switch (`cua-driver stop-input`); no tool can undo it.
+      return { ok: true, result: await registry.stopInput("cli") };
+    case "input_resume":
+      return { ok: true, result: registry.resumeInput() };
     case "shutdown":
       setTimeout(() => void options.shutdown(), 10);
       return { ok: true, result: { shutdown: true } };

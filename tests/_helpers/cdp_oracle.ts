@@ -69,3 +69,11 @@ export async function openTab(port: number, url: string): Promise<string> {
 export async function closeTab(port: number, targetId: string): Promise<void> {
   await rpc(await browserUrl(port), "Target.closeTarget", { targetId });
 }
+
+/** A PNG screenshot of the page whose URL contains `urlPart` (Page.captureScreenshot). */
+export async function screenshotOf(port: number, urlPart: string): Promise<Uint8Array> {
+  const page = (await pages(port)).find((p) => p.url.includes(urlPart));
+  if (!page) throw new Error(`no page with ${urlPart}`);
+  const result = await rpc(page.webSocketDebuggerUrl, "Page.captureScreenshot", { format: "png" });
+  return Uint8Array.from(atob(result.data), (c) => c.charCodeAt(0));
+}

@@ -30,6 +30,8 @@ export async function startDaemon(extra: string[] = [], env: Record<string, stri
   return {
     socket,
     env,
+    /** What serve printed up to its "listening" line. */
+    log,
     async stop() {
       try {
         child.kill("SIGTERM");

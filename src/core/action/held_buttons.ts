@@ -73,6 +73,13 @@ export class HeldButtons {
     }
   }
 
+  /** Releases and forgets every hold of every session (input was stopped). */
+  async releaseEverything(): Promise<void> {
+    for (const sessionId of new Set([...this.#held.values()].map((hold) => hold.sessionId))) {
+      await this.releaseSession(sessionId).catch(() => {});
+    }
+  }
+
   /** Number of holds. */
   get size(): number {
     return this.#held.size;

@@ -147,6 +147,15 @@ function encodeBlock(
   return zigzag[0];
 }
 
+/** Options of {@linkcode encodeJpeg}. */
+export interface EncodeJpegOptions {
+  /**
+   * Awaited at every yield (each 8 MCU rows): a background encode passes a function that
+   * resolves once the work it must not slow down is done.
+   */
+  yieldTo?: () => Promise<void> | void;
+}
+
 /**
  * Encodes RGBA pixels as a baseline JPEG.
  *
@@ -156,7 +165,11 @@ function encodeBlock(
  * @throws {RangeError} if the size is not positive or does not match the data, or the
  *   quality is not a number.
  */
-export async function encodeJpeg(image: RawImage, quality = DEFAULT_JPEG_QUALITY): Promise<Uint8Array> {
+export async function encodeJpeg(
+  image: RawImage,
+  quality = DEFAULT_JPEG_QUALITY,
+  options: EncodeJpegOptions = {},
+): Promise<Uint8Array> {
   const { width, height, data } = image;
   if (
     !Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 65535 ||
@@ -221,6 +234,8 @@ export async function encodeJpeg(image: RawImage, quality = DEFAULT_JPEG_QUALITY
     }
     if (my % MCU_ROWS_PER_YIELD === MCU_ROWS_PER_YIELD - 1) {
       await new Promise<void>((resolve) => setImmediate(resolve));
+      // A background encode (the live view) steps aside while more urgent work runs.
+      await options.yieldTo?.();
     }
   }
   return out.finish();

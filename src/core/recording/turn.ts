@@ -76,6 +76,10 @@ export function turnContent(
     t_ms_from_session_start: tEndMs,
     t_start_ms_from_session_start: turn.tStartMs,
   };
+  const structured = result.structuredContent ?? {};
+  if (typeof structured.effect === "string") action.result_effect = structured.effect;
+  const code = structured.code ?? (structured.refusal as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") action.result_code = code;
   if (click.point) action.click_point = click.point;
   if (redacted.length) action.redacted = redacted;
   if (plan) action.replay = replayContext(plan);

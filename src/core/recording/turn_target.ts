@@ -81,7 +81,8 @@ export function clickPointIn(plan: TurnPlan, shotBounds: Rect, imageWidth: numbe
   };
 }
 
-function elementOf(
+/** The element a call names by token (its snapshot's window too), or null for none or a stale one. */
+export function elementOf(
   ctx: ToolContext,
   args: Readonly<Record<string, unknown>>,
 ): { element: ElementDescriptor; window: { pid: number; windowId: number } } | null {

@@ -74,6 +74,7 @@ const MAPPING: Partial<Record<DriverErrorCode, [Code, ErrorReason]>> = {
   session_not_started: [Code.FailedPrecondition, ErrorReason.SESSION_NOT_FOUND],
   session_unavailable: [Code.FailedPrecondition, ErrorReason.SESSION_NOT_FOUND],
   input_busy: [Code.Unavailable, ErrorReason.RATE_LIMITED],
+  input_stopped: [Code.FailedPrecondition, ErrorReason.UNSPECIFIED],
   display_unavailable: [Code.Unavailable, ErrorReason.TARGET_UNAVAILABLE],
   accessibility_unavailable: [Code.Unavailable, ErrorReason.TARGET_UNAVAILABLE],
   clipboard_unavailable: [Code.Unavailable, ErrorReason.TARGET_UNAVAILABLE],

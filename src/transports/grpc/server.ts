@@ -23,6 +23,7 @@ import { DriverService } from "./gen/cua/env/v1/driver_pb.ts";
 import { listenOnePort } from "./listener.ts";
 import { McpHttpHandler, rpcFailure } from "./mcp_http.ts";
 import { withParseStatus } from "./parse_status.ts";
+import { LiveView } from "../view/live_view.ts";
 
 export { NetworkConfigError } from "./auth.ts";
 
@@ -47,6 +48,8 @@ export interface NetworkServer {
   readonly port: number;
   /** `http://host:port`. */
   readonly url: string;
+  /** The live view's address with the token, for the person who started the server. */
+  readonly viewUrl: string;
   /** Closes the port and every connection, and ends their leases. Idempotent. */
   close(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   const auth = new BearerAuth(token);
   const leases = new ConnectionLeases(options.registry, "grpc");
   const mcp = new McpHttpHandler(options.registry, auth);
+  const view = new LiveView(options.registry, auth);
   let port = options.port;
 
   const requireToken: Interceptor = (next) => (req) => {
@@ -108,6 +112,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       }
       return rpc(req, res);
     }
+    if (LiveView.serves(path)) return view.handle(req, res, path);
     if (path === "/health" && req.method === "GET") {
       res.writeHead(200, { "Content-Type": "application/json" }).end('{"status":"ok"}');
       return;
@@ -133,8 +138,10 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     host,
     port,
     url: `http://${urlHost}:${port}`,
+    viewUrl: `http://${urlHost}:${port}/view?token=${encodeURIComponent(token)}`,
     close() {
       closing ??= (async () => {
+        view.close();
         await listener.close();
         h1.close();
         h2.close();
