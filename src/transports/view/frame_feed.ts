@@ -189,9 +189,14 @@ export class FrameFeed {
     this.#lastImage = { image, bounds: display.bounds };
     const bgrx = peekBgrx(image);
     const yieldTo = () => this.#callsDone();
-    const scaled = image.width > FRAME_MAX_WIDTH && bgrx
-      ? await halveBgrx(bgrx, image.width, image.height, yieldTo)
-      : image;
+    let scaled: RawImage = image;
+    if (image.width > FRAME_MAX_WIDTH && bgrx) {
+      scaled = await halvePixels(bgrx, image.width, image.height, true, yieldTo);
+      // A very large screen (5K, 8K) is halved again until it fits.
+      while (scaled.width > FRAME_MAX_WIDTH) {
+        scaled = await halvePixels(scaled.data, scaled.width, scaled.height, false, yieldTo);
+      }
+    }
     if (!this.#running) return;
     const jpeg = await encodeJpeg(scaled, QUALITY, { yieldTo });
     if (!this.#running) return;
@@ -222,33 +227,37 @@ export function samePixels(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * BGRX pixels at half the width and height, as RGBA, each pixel the mean of a 2x2 block: one
- * pass over the output, several times cheaper than a general resize of the whole screen. Goes a
- * band of rows at a time, awaiting `yieldTo` between bands.
+ * Pixels at half the width and height, as RGBA, each pixel the mean of a 2x2 block: one pass
+ * over the output, several times cheaper than a general resize of the whole screen. `fromBgrx`
+ * reads BGRX (a capture) and swaps to RGBA; otherwise the input is RGBA already. Goes a band of
+ * rows at a time, awaiting `yieldTo` between bands.
  */
-export async function halveBgrx(
-  bgrx: Uint8Array,
+export async function halvePixels(
+  pixels: Uint8Array,
   width: number,
   height: number,
+  fromBgrx: boolean,
   yieldTo?: () => Promise<void> | void,
 ): Promise<RawImage> {
   const w = width >> 1, h = height >> 1;
   const out = new Uint8Array(w * h * 4);
   const stride = width * 4;
+  const red = fromBgrx ? 2 : 0, blue = fromBgrx ? 0 : 2;
   for (let y = 0; y < h; y++) {
     if (y % HALVE_BAND_ROWS === HALVE_BAND_ROWS - 1) await yieldTo?.();
     const row0 = y * 2 * stride, row1 = row0 + stride;
     let o = y * w * 4;
     for (let x = 0; x < w; x++, o += 4) {
       const a = row0 + x * 8, b = row1 + x * 8;
-      out[o] = (bgrx[a + 2] + bgrx[a + 6] + bgrx[b + 2] + bgrx[b + 6] + 2) >> 2;
-      out[o + 1] = (bgrx[a + 1] + bgrx[a + 5] + bgrx[b + 1] + bgrx[b + 5] + 2) >> 2;
-      out[o + 2] = (bgrx[a] + bgrx[a + 4] + bgrx[b] + bgrx[b + 4] + 2) >> 2;
+      out[o] = (pixels[a + red] + pixels[a + 4 + red] + pixels[b + red] + pixels[b + 4 + red] + 2) >> 2;
+      out[o + 1] = (pixels[a + 1] + pixels[a + 5] + pixels[b + 1] + pixels[b + 5] + 2) >> 2;
+      out[o + 2] = (pixels[a + blue] + pixels[a + 4 + blue] + pixels[b + blue] + pixels[b + 4 + blue] + 2) >>
+        2;
       out[o + 3] = 255;
     }
   }
   return { width: w, height: h, data: out };
 }
 
-/** Output rows of {@linkcode halveBgrx} between two yields. */
+/** Output rows of {@linkcode halvePixels} between two yields. */
 const HALVE_BAND_ROWS = 64;
