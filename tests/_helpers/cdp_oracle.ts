@@ -55,6 +55,17 @@ export async function evalIn(port: number, urlPart: string, expression: string):
   return result.result.value;
 }
 
+/** Evaluates an expression, by value, in the page target `targetId` (from {@linkcode openTab}). */
+export async function evalInTarget(port: number, targetId: string, expression: string): Promise<Json> {
+  const page = (await pages(port)).find((p) => p.id === targetId);
+  if (!page) throw new Error(`no page target ${targetId}`);
+  const result = await rpc(page.webSocketDebuggerUrl, "Runtime.evaluate", {
+    expression,
+    returnByValue: true,
+  });
+  return result.result.value;
+}
+
 /** The browser-level WebSocket URL. */
 async function browserUrl(port: number): Promise<string> {
   return (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()).webSocketDebuggerUrl;

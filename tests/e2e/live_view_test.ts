@@ -6,7 +6,7 @@
  * stops are measured in scripts/bench/live_view.ts; here each waits on its condition.
  */
 import assert from "node:assert/strict";
-import { closeTab, evalIn, openTab } from "../_helpers/cdp_oracle.ts";
+import { closeTab, evalIn, evalInTarget, openTab } from "../_helpers/cdp_oracle.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { runDriver } from "../_helpers/driver.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
@@ -74,6 +74,7 @@ Deno.test({
     };
     const target = { kind: "window", pid: app.pid, window_id: app.xid };
     const page = (expression: string) => evalIn(cdp, "/view", expression);
+    let firstTab = "";
 
     await t.step("without the token: 401, no page, no frame", async () => {
       const bare = await viewFetch(`${server.base}/view`);
@@ -112,7 +113,7 @@ Deno.test({
       "with the printed URL: the page shows frames and takes the token out of the address bar",
       async () => {
         assert.ok(server.printedUrl.startsWith(`${server.base}/view?token=`), server.printedUrl);
-        await openTab(cdp, server.printedUrl);
+        firstTab = await openTab(cdp, server.printedUrl);
         await until("a first frame", () => page("document.getElementById('frame').dataset.seq"));
         assert.equal(await page("location.href"), `${server.base}/view`);
         assert.equal(await page("sessionStorage.getItem('cua-view-token')"), VIEW_TOKEN);
@@ -240,12 +241,27 @@ Deno.test({
       "a second viewer, one that leaves mid-stream and one too many: the server keeps serving",
       async () => {
         const second = await openTab(cdp, server.printedUrl);
-        await until("two viewers' frames", async () => {
-          const counts = await Promise.all([
-            evalIn(cdp, "/view", "document.getElementById('frame').dataset.seq"),
-          ]);
-          return counts.every(Boolean);
-        });
+        // A change shows in both tabs: each has its own stream.
+        await until(
+          "the second viewer's first frame",
+          () => evalInTarget(cdp, second, "document.getElementById('frame').dataset.seq"),
+        );
+        const seqs = () =>
+          Promise.all(
+            [firstTab, second].map((id) =>
+              evalInTarget(cdp, id, "Number(document.getElementById('frame').dataset.seq)")
+            ),
+          );
+        const before = await seqs();
+        try {
+          await x("xsetroot", "-solid", "#3355aa");
+          await until("a new frame in both viewers", async () => {
+            const now = await seqs();
+            return now.every((seq, i) => seq > before[i]) || undefined;
+          });
+        } finally {
+          await x("xsetroot", "-def");
+        }
         await closeTab(cdp, second);
         // Abandon a raw stream mid-read.
         const controller = new AbortController();
