@@ -5,6 +5,11 @@
  * where nothing covers the point, in the foreground transaction, or on the user's
  * pointer for the desktop.
  *
+ * A scroll is `confirmed` only by the scrolled view's own state: the value of the element
+ * (a slider, a scroll bar) or of the scroll bar of the view under the point, read back.
+ * The window's pixels or other objects changing prove nothing about which view moved
+ * (a pointer entering repaints hover highlights): the answer is then `unverifiable`.
+ *
  * @module
  */
 import { abortedPartway } from "../call_abort.ts";
@@ -81,7 +86,7 @@ export async function performScroll(
       mode: "not_applicable",
       deliveredCount: count,
       summary: `${label} at screen (${point!.x}, ${point!.y}) with your pointer`,
-    });
+    }, { changed: "unverifiable" });
   }
   const element = target.element?.element ?? null;
   if (element && mode === "background") {
@@ -95,9 +100,10 @@ export async function performScroll(
   }
   const at = point ?? (element ? await elementCenter(ctx, element.ref) : center(target.window.bounds));
   if (mode === "background") await requireBackgroundPointer(ctx, target, [at], "scroll");
-  const probe = element
-    ? await probeElement(ctx, element)
-    : await probeAt(ctx, target.windowId, at, dy !== 0 ? "vertical" : "horizontal");
+  // An element without a value of its own is read through the scroll bar of the view it is in.
+  const axis = dy !== 0 ? "vertical" : "horizontal";
+  const probe = (element ? await probeElement(ctx, element) : null) ??
+    await probeAt(ctx, target.windowId, at, axis);
   const wheel = async (channel: "background" | "global") => {
     const pointer = await ctx.input.pointer(channel);
     await pointer.move(at);
@@ -190,7 +196,10 @@ function pixelEscalation(): Outcome["escalation"] {
   return { target: "pixel", reason: "suspected_noop" };
 }
 
-/** Reads the probe back, else lets the witness judge. */
+/**
+ * Reads the probe back; without one (or when its value stayed), the witness only tells a
+ * suspected no-op (nothing changed anywhere) from `unverifiable`: never `confirmed`.
+ */
 async function readBack(
   ctx: ToolContext,
   witness: Witness,
@@ -202,7 +211,7 @@ async function readBack(
     : base.mode === "background"
     ? { target: "foreground" as const, reason: "suspected_noop" as const }
     : undefined;
-  return await witnessedProbe(ctx, witness, probe, base, { noop });
+  return await witnessedProbe(ctx, witness, probe, base, { noop, changed: "unverifiable" });
 }
 
 /** Throws when the call was aborted part-way through the detents (how many went out is in the error). */
