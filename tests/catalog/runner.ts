@@ -326,7 +326,9 @@ function judgeOutcome(
   if (verdict.intended && outcome.effect === "suspected_noop") {
     reasons.push(`false no-op: tool said suspected_noop, but ${cell.oracle.says} happened (${verdict.seen})`);
   }
-  if (!verdict.intended) {
+  if (!verdict.intended && outcome.effect === "confirmed") {
+    reasons.push(`false confirmation: the tool said confirmed, but ${cell.oracle.says} did not happen`);
+  } else if (!verdict.intended) {
     reasons.push(
       verdict.changed
         ? `wrong effect: ${cell.oracle.says} did not happen (${verdict.seen}); tool said ${outcome.effect}`

@@ -26,7 +26,10 @@ Deno.test({
     assert.ok(far, "the snapshot lists btn-far");
     assert.equal((await app.readJournal()).at(-1)!.scroll_offset, 0, "btn-far starts out of view");
 
-    const result = await driver.call("click", { element_token: far.element_token, delivery_mode: "foreground" });
+    const result = await driver.call("click", {
+      element_token: far.element_token,
+      delivery_mode: "foreground",
+    });
     assert.notEqual(result.isError, true, describeResult(result));
     const clicked = await app.waitFor((e) => e.far_clicks === 1);
     assert.ok(Number(clicked.scroll_offset) > 0, "the view scrolled to the button");

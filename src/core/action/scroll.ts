@@ -99,6 +99,12 @@ export async function performScroll(
     if (done) return done;
   }
   const at = point ?? (element ? await elementCenter(ctx, element.ref) : center(target.window.bounds));
+  if (mode === "background" && !(await ctx.backend.input.windowOnTopAt(target.windowId, at))) {
+    // Another window covers the point: the view's own scroll bar there (or beside it) moves
+    // through accessibility, which the covering window never sees; without one, refused below.
+    const covered = await coveredScroll(ctx, target, at, gesture, dy !== 0 ? "vertical" : "horizontal");
+    if (covered) return covered;
+  }
   if (mode === "background") await requireBackgroundPointer(ctx, target, [at], "scroll");
   // An element without a value of its own is read through the scroll bar of the view it is in.
   const axis = dy !== 0 ? "vertical" : "horizontal";
@@ -125,6 +131,21 @@ export async function performScroll(
     summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
   }
   return await readBack(ctx, witness, probe, { route: "global_input", mode, deliveredCount: count, summary });
+}
+
+/** A scroll at a covered point through the value of the scroll bar the point belongs to; null without one. */
+async function coveredScroll(
+  ctx: ToolContext,
+  target: Extract<ActionTarget, { scope: "window" }>,
+  at: Point,
+  gesture: ScrollGesture,
+  axis: "vertical" | "horizontal",
+): Promise<Outcome | null> {
+  const probe = await probeAt(ctx, target.windowId, at, axis);
+  if (!probe) return null;
+  const bar = { ref: probe.ref, platformRole: probe.platformRole, label: probe.label } as SnapshotElement;
+  const done = await accessibilityScroll(ctx, { pid: target.pid, windowId: target.windowId }, bar, gesture);
+  return done ? { ...done, summary: `${done.summary} (another window covers (${at.x}, ${at.y}))` } : null;
 }
 
 function center(bounds: { x: number; y: number; width: number; height: number }): Point {
