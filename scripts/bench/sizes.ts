@@ -1,5 +1,6 @@
 /**
- * What an agent pays in context: the bytes of tools/list (all tools, and the core profile)
+ * What an agent pays in context: the bytes of tools/list as an MCP client receives them (all
+ * tools, and the core profile)
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
  * galculator. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
@@ -130,15 +131,65 @@ async function saveAsDialog(call: Call, pid: number, windowId: number): Promise<
   return [await observe(call, "mousepad Save As dialog", pid, dialog.window_id)];
 }
 
+/** A tools/list response as a client received it: the bytes of its line, and how many tools. */
+export interface ListingOnWire {
+  bytes: number;
+  tools: number;
+}
+
+/**
+ * The tools/list response as an MCP stdio client receives it: starts `cua-driver mcp`
+ * (with `args`, e.g. `--tools core`) from `root`, initializes, asks for tools/list and
+ * counts the bytes of the response line, newline included.
+ */
+export async function toolsListOnWire(root: string, args: string[] = []): Promise<ListingOnWire> {
+  const child = new Deno.Command(`${root}node_modules/.bin/deno`, {
+    args: ["run", "-A", "--cached-only", `${root}src/main.ts`, "mcp", ...args],
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  let buffered = new Uint8Array(0);
+  try {
+    for await (const chunk of child.stdout) {
+      const joined = new Uint8Array(buffered.length + chunk.length);
+      joined.set(buffered);
+      joined.set(chunk, buffered.length);
+      buffered = joined;
+      let newline: number;
+      while ((newline = buffered.indexOf(10)) >= 0) {
+        const line = buffered.slice(0, newline + 1);
+        buffered = buffered.slice(newline + 1);
+        const message = JSON.parse(new TextDecoder().decode(line));
+        if (message.id === 2) return { bytes: line.length, tools: message.result.tools.length };
+      }
+    }
+    throw new Error("cua-driver mcp closed before answering tools/list");
+  } finally {
+    await writer.close().catch(() => {});
+    await child.status;
+  }
+}
+
 /** Measures every size on the desktop the runtime behind `call` drives. */
 export async function measureSizes(
   call: Call,
   env: Record<string, string>,
-  listing: { all: () => unknown; core: (() => unknown) | null },
+  listing: { all: () => Promise<ListingOnWire>; core: (() => Promise<ListingOnWire>) | null },
   commit: string,
 ): Promise<SizeReport> {
-  const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
-  const all = listing.all() as { tools: unknown[] };
+  const all = await listing.all();
   const observations = [
     ...await measureApp(call, env, "mousepad", "mousepad", (pid, id) => saveAsDialog(call, pid, id)),
     ...await measureApp(call, env, "gtk3-widget-factory", "gtk3-widget-factory"),
@@ -146,9 +197,9 @@ export async function measureSizes(
   ];
   return {
     commit,
-    tools_list_bytes: bytes(all),
-    tools_list_core_bytes: listing.core ? bytes(listing.core()) : null,
-    tools: all.tools.length,
+    tools_list_bytes: all.bytes,
+    tools_list_core_bytes: listing.core ? (await listing.core()).bytes : null,
+    tools: all.tools,
     observations,
   };
 }
@@ -175,7 +226,9 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
   ];
   return `## Sizes (\`deno run -A scripts/bench.ts --only sizes\`, ${date})
 
-What an agent pays in context. tools/list is the JSON of the \`tools/list\` result; an observation is
+What an agent pays in context. tools/list is the \`tools/list\` response line as an MCP stdio client
+receives it (JSON-RPC envelope and newline included; entries without their capability tokens, which
+\`manifest\` and \`describe\` give); an observation is
 get_window_state (with its screenshot) without the image part: its text parts plus the JSON of
 structuredContent. Before: main at
 ${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
@@ -193,18 +246,15 @@ ${rows.join("\n")}
  */
 export async function runSizeReport(root: string, recordBefore = false): Promise<string> {
   const { startRuntime } = await import("../../src/runtime.ts");
-  const { ToolCatalog } = await import("../../src/core/registry.ts");
-  const { allTools } = await import("../../tools/mod.ts");
   const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
   try {
     const call: Call = (name, args) =>
       runtime.registry.call(name, args, { lease: "bench-sizes", transport: "cli" });
     const head = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], cwd: root })
       .output();
-    const catalog = new ToolCatalog(allTools);
     const report = await measureSizes(call, Deno.env.toObject(), {
-      all: () => ({ tools: catalog.list() }),
-      core: () => ({ tools: catalog.withListing({ profile: "core" }).list() }),
+      all: () => toolsListOnWire(root),
+      core: () => toolsListOnWire(root, ["--tools", "core"]),
     }, new TextDecoder().decode(head.stdout).trim());
     const jsonPath = `${root}bench/results.json`;
     const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));

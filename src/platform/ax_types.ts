@@ -271,6 +271,12 @@ export interface AccessibilityBackend {
   setValue(ref: unknown, value: number): Promise<void>;
   grabFocus(ref: unknown): Promise<boolean>;
   /**
+   * Scrolls the views around an element until it has on-screen geometry inside them;
+   * says how ("scroll_to": the element's own scroll request; "scroll_bar": its scroll
+   * pane's bars), or null when it could not be shown. Optional.
+   */
+  scrollIntoView?(ref: unknown): Promise<"scroll_to" | "scroll_bar" | null>;
+  /**
    * Starts watching the application owning `ref` for accessibility events (state, value
    * and text changes), for a read-back that wakes on the change instead of polling.
    * Optional: without it, read-backs poll. Resolves once events are routed.

@@ -30,12 +30,18 @@ export interface TestDriver extends AsyncDisposable {
 
 /**
  * Starts the driver on the desktop named by DISPLAY, with a private config directory so a
- * developer's `~/.cua-driver/config.json` cannot change what the tests see.
+ * developer's `~/.cua-driver/config.json` cannot change what the tests see; standard
+ * permission mode unless `options.permissionMode` says otherwise.
  */
-export async function startTestDriver(): Promise<TestDriver> {
+export async function startTestDriver(
+  options: { permissionMode?: "standard" | "unrestricted" } = {},
+): Promise<TestDriver> {
   const configDir = await Deno.makeTempDir({ prefix: "cua-test-config-" });
   Deno.env.set("CUA_DRIVER_CONFIG_DIR", configDir);
-  const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
+  const runtime = await startRuntime({
+    desktop: "system",
+    permissionMode: options.permissionMode ?? "standard",
+  });
   const lease = `test-${crypto.randomUUID()}`;
   const call = (name: string, args: unknown = {}, timeoutMs = 20_000) =>
     runtime.registry.call(name, args, { lease, transport: "cli", timeoutMs });

@@ -35,9 +35,10 @@ export function keyboardCells(): Cell[] {
       ...dims(F, "type_text", "pixel", "background"),
       variant: "covered",
       covered: true,
-      calls: call("type_text", px("txt-input", 0.85), { text: "nope" }),
-      oracle: untouched,
-      expect: refused("background_unavailable"),
+      // The covered part of an editable field: inserted through accessibility, the sentinel sees nothing.
+      calls: call("type_text", px("txt-input", 0.85), { text: "cov" }),
+      oracle: mirrorGets("cov"),
+      expect: delivered("accessibility"),
     }),
     define({
       ...dims(F, "type_text", "element", "foreground"),

@@ -6,14 +6,17 @@
  *   whose oracle saw nothing is a silent no-op and fails, whatever effect it claimed);
  * - refused: the exact code (and field) comes back and the oracle sees no change;
  * - background and refused cells: the active window, the focus, the real pointer and
- *   the stacking order read independently (xprop, xdotool) are unchanged, and no
- *   sentinel window journaled anything;
+ *   the stacking order read independently (xprop, xdotool) are unchanged, no sentinel
+ *   window journaled anything, and an independent X client listening for the whole
+ *   call (focus_watch.py) saw no PropertyNotify of `_NET_ACTIVE_WINDOW` and no core
+ *   FocusIn/FocusOut on the sentinel windows or the target: a transient activation fails;
  * - foreground cells: the previously active window is active again, and no sentinel
  *   window received a key, button or wheel event.
  *
  * @module
  */
 import { allTools } from "../../tools/mod.ts";
+import { describeFocusEvents, type FocusWatchEvent, watchFocus } from "../_helpers/focus_watch.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import type { App, Call, Cell, Point, View } from "./cell.ts";
 import { desktopChanges, readDesktop, sleep } from "./desktop_probe.ts";
@@ -230,11 +233,22 @@ async function runCell(world: World, cell: Cell, registered: Set<string>): Promi
     const sentinelBefore = (await world.sentinel.events()).length;
     const oracleBefore = await cell.oracle.read(ctx);
 
+    const watch = leavesDesktopAlone(cell)
+      ? await watchFocus(world.env, [...Object.values(world.sentinel.windows), view.windowId])
+      : null;
     let outcome: Outcome = { ok: true };
-    for (const call of calls) {
-      const raw = await world.driver.call(call.tool, call.args);
-      outcome = outcomeOf(call.tool, raw as { isError?: boolean; structuredContent?: Structured });
-      if (!outcome.ok) break;
+    let focusEvents: FocusWatchEvent[] = [];
+    try {
+      for (const call of calls) {
+        const raw = await world.driver.call(call.tool, call.args);
+        outcome = outcomeOf(call.tool, raw as { isError?: boolean; structuredContent?: Structured });
+        if (!outcome.ok) break;
+      }
+    } finally {
+      focusEvents = (await watch?.stop()) ?? [];
+    }
+    if (focusEvents.length) {
+      result.reasons.push(`activation or focus changed during the call: ${describeFocusEvents(focusEvents)}`);
     }
     result.route = outcome.ok ? `${outcome.route ?? "?"}${outcome.mode ? `/${outcome.mode}` : ""}` : "none";
     result.effect = outcome.ok ? String(outcome.effect ?? "?") : `refused: ${outcome.code}`;
@@ -312,7 +326,9 @@ function judgeOutcome(
   if (verdict.intended && outcome.effect === "suspected_noop") {
     reasons.push(`false no-op: tool said suspected_noop, but ${cell.oracle.says} happened (${verdict.seen})`);
   }
-  if (!verdict.intended) {
+  if (!verdict.intended && outcome.effect === "confirmed") {
+    reasons.push(`false confirmation: the tool said confirmed, but ${cell.oracle.says} did not happen`);
+  } else if (!verdict.intended) {
     reasons.push(
       verdict.changed
         ? `wrong effect: ${cell.oracle.says} did not happen (${verdict.seen}); tool said ${outcome.effect}`
@@ -325,6 +341,12 @@ function judgeOutcome(
   }
 }
 
+/** Background cells, and cells that send nothing without a preparation step, must leave the desktop alone. */
+function leavesDesktopAlone(cell: Cell): boolean {
+  const nothingSent = cell.expect.kind === "refused" || cell.expect.kind === "observed";
+  return cell.delivery === "background" || (nothingSent && !cell.prepare);
+}
+
 function judgeDesktop(
   cell: Cell,
   outcome: Outcome,
@@ -333,8 +355,7 @@ function judgeDesktop(
   events: SentinelEvent[],
   reasons: string[],
 ): void {
-  const nothingSent = cell.expect.kind === "refused" || cell.expect.kind === "observed";
-  if (cell.delivery === "background" || (nothingSent && !cell.prepare)) {
+  if (leavesDesktopAlone(cell)) {
     const changes = desktopChanges(before, after);
     if (changes.length) reasons.push(`desktop disturbed: ${changes.join("; ")}`);
     const leaked = events.filter(isBackgroundLeak);

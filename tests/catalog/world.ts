@@ -17,6 +17,7 @@
  * @module
  */
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
+import { describeFocusEvents, watchFocus } from "../_helpers/focus_watch.ts";
 import type { Structured, TestDriver } from "../_helpers/in_process_driver.ts";
 import { clearAgentKeyboardFocus } from "./agent_focus.ts";
 import type { Point } from "./cell.ts";
@@ -62,6 +63,8 @@ export interface Xmessage {
 /** Everything the runner needs. */
 export interface World extends AsyncDisposable {
   driver: TestDriver;
+  /** The desktop's environment (for the independent watchers the runner starts). */
+  env: Record<string, string>;
   fixture: FixtureApp & { client: Box };
   stock: AppWindow;
   sentinel: Sentinel;
@@ -111,6 +114,7 @@ export async function startWorld(env: Record<string, string>, driver: TestDriver
     let current: Xmessage | null = null;
     const world: World = {
       driver,
+      env,
       fixture: Object.assign(fixture, { client: fixtureClient }),
       stock,
       sentinel,
@@ -147,6 +151,18 @@ export async function startWorld(env: Record<string, string>, driver: TestDriver
         }
         if (!moved.some((change) => change.startsWith("pointer"))) {
           throw new Error("the desktop probes missed a real pointer move");
+        }
+        // The activation watcher must see a window activated and the sentinel losing its focus.
+        const watch = await watchFocus(env, [sentinel.windows.A, fixture.xid]);
+        await activate(fixture.xid);
+        await activate(sentinel.windows.A);
+        const changes = await watch.stop();
+        const sawActive = changes.some((e) => e.event === "active" && e.value === fixture.xid);
+        const sawFocus = changes.some((e) => e.event === "focus_out" && e.window === sentinel.windows.A);
+        if (!sawActive || !sawFocus) {
+          throw new Error(
+            `the activation watcher missed a deliberate activation: ${describeFocusEvents(changes)}`,
+          );
         }
         await world.restore();
       },

@@ -1,8 +1,10 @@
 /**
  * The two lockfiles stay usable by the README's commands without being rewritten:
  * `npm ci` needs package-lock.json to hold every optional dependency npm knows of, and
- * deno.lock (frozen in deno.json) must describe the deno.json imports alone, because
- * every Deno command here runs with DENO_NO_PACKAGE_JSON=1.
+ * deno.lock (frozen in deno.json) must describe the deno.json imports alone. Deno reads a
+ * package.json's dependencies and devDependencies but not its optionalDependencies, so the
+ * npm packages (the pinned Deno, the gRPC test client) are declared there: a Deno command
+ * run with or without DENO_NO_PACKAGE_JSON=1 then sees the same project (deno_entry_test.ts).
  */
 import assert from "node:assert/strict";
 
@@ -42,9 +44,12 @@ Deno.test("package-lock.json holds every optional dependency of every locked pac
   assert.deepEqual(missing, []);
 });
 
-Deno.test("package.json pins Deno 2.9.3 as a runtime dependency of the cua-driver command", async () => {
+Deno.test("package.json pins Deno 2.9.3 for the cua-driver command, out of Deno's sight", async () => {
   const pkg = await readJson("package.json");
-  assert.equal(pkg.dependencies?.deno, "2.9.3");
+  // npm installs optional dependencies (also for npm install -g and npx); Deno ignores them.
+  assert.equal(pkg.optionalDependencies?.deno, "2.9.3");
+  assert.equal(pkg.dependencies, undefined, "Deno would want these in deno.lock");
+  assert.equal(pkg.devDependencies, undefined, "Deno would want these in deno.lock");
   assert.equal(pkg.bin?.["cua-driver"], "bin/cua-driver");
   // npm 11 skips dependencies' install scripts unless allowed; deno's links its platform binary.
   assert.equal(pkg.allowScripts?.deno, true);

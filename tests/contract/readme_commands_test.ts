@@ -1,9 +1,10 @@
 /**
  * The README's npm commands exist, and the ones that run Deno work in this repository:
  * every `npm start`, `npm test` and `npm run NAME` it names is a script in package.json,
- * and a script that runs the pinned Deno sets DENO_NO_PACKAGE_JSON=1 (a Deno that reads
- * package.json resolves npm's dependencies against the frozen deno.lock and fails). The
- * README names no bare `deno task` either: its task commands go through npm.
+ * and a script that runs the pinned Deno sets DENO_NO_PACKAGE_JSON=1 (package.json's npm
+ * packages are optionalDependencies, which Deno ignores, so this is belt and braces:
+ * deno_entry_test.ts proves Deno works without it). The README names no bare `deno task`
+ * either: its task commands go through npm or name node_modules/.bin/deno.
  */
 import assert from "node:assert/strict";
 

@@ -255,7 +255,7 @@ Deno.test({
       });
 
       await t.step(
-        "a point covered by another window is refused and the covering window gets nothing",
+        "a covered point is refused where nothing can land, scrolled through its scroll bar where it can",
         async () => {
           const boxA = await windowBox(a.xid);
           // Put B's frame where A's client area starts (B stays the active window and covers A).
@@ -271,7 +271,6 @@ Deno.test({
               ["double_click", { target: targetA, ...centre(a, "btn-double") }],
               ["right_click", { target: targetA, ...centre(a, "btn-context") }],
               ["drag", { target: targetA, from_x: 30, from_y: 560, to_x: 90, to_y: 560, duration_ms: 0 }],
-              ["scroll", { target: targetA, direction: "down", ...centre(a, "scroll-tall") }],
               ["move_cursor", { target: targetA, ...centre(a, "swatch") }],
               ["mouse_button_down", { pid: a.pid, window_id: a.xid, ...centre(a, "btn-double") }],
             ] as const
@@ -283,6 +282,20 @@ Deno.test({
           assert.equal((await b.readJournal()).length, journalB, "the covering window journaled no input");
           assert.equal((await a.readJournal()).length, journalA, "the covered window got nothing either");
           assert.deepEqual(await desktopState(), covered, "nothing moved while refusing");
+
+          // A covered point of a scrolled view: its own scroll bar moves through accessibility.
+          const offset = Number((await latest(a)).scroll_offset);
+          const scrolled = await ok("scroll", {
+            target: targetA,
+            direction: "down",
+            ...centre(a, "scroll-tall"),
+          });
+          assert.equal(scrolled.route, "accessibility", JSON.stringify(scrolled));
+          await a.waitFor((e) => Number(e.scroll_offset) > offset);
+          assert.equal(scrolled.effect, "confirmed", "read back from the scroll bar");
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          assert.equal((await b.readJournal()).length, journalB, "the covering window journaled no input");
+          assert.deepEqual(await desktopState(), covered, "nothing moved while scrolling");
         },
       );
 

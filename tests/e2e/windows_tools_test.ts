@@ -245,6 +245,10 @@ Deno.test({
         s.elements.map((e: Structured) => `${e.element_token.split(":")[1]}:${e.label}`) as string[];
       // The structured rows follow the query: the counter label has no element, so none of them stays.
       assert.ok(labels(filtered).length < labels(full).length / 5, "elements follow the query");
+      // The counts describe what came back; the window's size stays what there was.
+      assert.equal(filtered.returned_element_count, filtered.elements.length);
+      assert.equal(full.returned_element_count, full.elements.length);
+      assert.equal(filtered.total_element_count, full.total_element_count);
       for (const label of labels(filtered)) assert.ok(labels(full).includes(label), `${label}: same index`);
       const byIncrement = await state(driver, a, { include_screenshot: false, query: "btn-increment" });
       const increment = labels(byIncrement).find((l) => l.endsWith(":btn-increment"));
@@ -258,7 +262,8 @@ Deno.test({
       const small = await state(driver, a, { include_screenshot: false, max_elements: 10 });
       assert.equal(small.truncated, true);
       assert.equal(small.elements_complete, false);
-      assert.ok(small.returned_element_count <= 10, `${small.returned_element_count} nodes returned`);
+      assert.ok(small.returned_element_count <= 10, `${small.returned_element_count} elements returned`);
+      assert.equal(small.returned_element_count, small.elements.length);
       assert.ok(small.elements.length < full.elements.length);
       assert.match(small.tree_markdown, /CuaTestHarness|Windows tools A/);
       // The cut tree still says how big the window is, and the header how much was left out.
@@ -270,13 +275,11 @@ Deno.test({
         max_elements: 10,
       });
       const header = cut.content[0].type === "text" ? cut.content[0].text.split("\n")[0] : "";
-      const left = full.total_element_count - small.returned_element_count;
-      assert.match(
-        header,
-        new RegExp(
-          `truncated: ${small.returned_element_count} of ${full.total_element_count} nodes, ${left} left out`,
-        ),
-      );
+      const said = /truncated: (\d+) of (\d+) nodes, (\d+) left out/.exec(header);
+      assert.ok(said, header);
+      const [read, total, left] = said.slice(1).map(Number);
+      assert.equal(total, full.total_element_count);
+      assert.ok(read <= 10 && read + left === total, header);
     });
 
     await t.step("include_screenshot:false returns no image; screenshot_out_file writes a PNG", async () => {

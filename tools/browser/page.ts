@@ -2,7 +2,8 @@ import { z } from "../../src/core/schema/mod.ts";
 import { endpointForProcess } from "../../src/core/browser/access.ts";
 import { windowPages } from "../../src/core/browser/binding.ts";
 import { CdpConnection } from "../../src/core/browser/cdp_client.ts";
-import { insertText, mouseClick, pointOf, typeKeys } from "../../src/core/browser/input.ts";
+import { domPointer } from "../../src/core/browser/dom_events.ts";
+import { insertText, pointOf, typeKeys } from "../../src/core/browser/input.ts";
 import type { SnapshotRef } from "../../src/core/browser/snapshot.ts";
 import { Tab } from "../../src/core/browser/tab.ts";
 import { DriverError } from "../../src/core/errors.ts";
@@ -65,8 +66,12 @@ async function evaluate(tab: Tab, expression: string): Promise<unknown> {
   return result.value;
 }
 
-/** The element a selector matches, as a snapshot-like ref for pointOf. */
-async function selected(tab: Tab, selector: string): Promise<SnapshotRef> {
+/** The element a selector matches, as a snapshot-like ref for pointOf; DOM-focused with `focus`. */
+async function selected(
+  tab: Tab,
+  selector: string,
+  focus: boolean,
+): Promise<SnapshotRef & { objectId: string }> {
   const { result } = await tab.send("Runtime.evaluate", {
     expression: `document.querySelector(${JSON.stringify(selector)})`,
   });
@@ -76,15 +81,18 @@ async function selected(tab: Tab, selector: string): Promise<SnapshotRef> {
     });
   }
   const { node } = await tab.send("DOM.describeNode", { objectId: result.objectId });
-  await tab.send("Runtime.callFunctionOn", {
-    functionDeclaration: "function () { this.focus(); }",
-    objectId: result.objectId,
-  });
+  if (focus) {
+    await tab.send("Runtime.callFunctionOn", {
+      functionDeclaration: "function () { this.focus(); }",
+      objectId: result.objectId,
+    });
+  }
   return {
     ref: selector,
     role: node.nodeName.toLowerCase(),
     backendNodeId: node.backendNodeId,
-  } as SnapshotRef;
+    objectId: result.objectId,
+  } as SnapshotRef & { objectId: string };
 }
 
 async function perform(tab: Tab, args: Args): Promise<ToolResult> {
@@ -114,20 +122,29 @@ async function perform(tab: Tab, args: Args): Promise<ToolResult> {
   }
   if (action === "click_element") {
     const selector = need(args.selector, "selector", action);
-    const at = await pointOf(tab, await selected(tab, selector));
-    await mouseClick(tab, at, "left", 1);
+    const element = await selected(tab, selector, false);
+    const at = await pointOf(tab, element);
+    // Page-script events: a CDP mouse press makes Chromium activate its window on the desktop.
+    await domPointer(tab, { action: "click", objectId: element.objectId, at });
     const frame = await evaluate(
       tab,
       "[screenX, screenY, outerWidth - innerWidth, outerHeight - innerHeight]",
     ) as number[];
     const screen = { x: Math.round(frame[0] + frame[2] + at.x), y: Math.round(frame[1] + frame[3] + at.y) };
     return ok(
-      { screen_x: screen.x, screen_y: screen.y, viewport_x: at.x, viewport_y: at.y, selector },
-      `Clicked ${selector} at viewport (${Math.round(at.x)}, ${Math.round(at.y)})`,
+      {
+        screen_x: screen.x,
+        screen_y: screen.y,
+        viewport_x: at.x,
+        viewport_y: at.y,
+        selector,
+        input_route: "dom_event",
+      },
+      `Clicked ${selector} at viewport (${Math.round(at.x)}, ${Math.round(at.y)}) with page-script events`,
     );
   }
   const text = need(args.text, "text", action);
-  if (args.selector) await selected(tab, args.selector);
+  if (args.selector) await selected(tab, args.selector, true);
   if (action === "insert_text") await insertText(tab, text);
   else await typeKeys(tab, text);
   return ok({ typed: [...text].length }, `Typed ${[...text].length} characters`);
@@ -189,7 +206,8 @@ export default defineTool({
     "existing-profile grant, cdp_port proven to be its own), in the first tab whose URL contains " +
     "target_url_contains: get_text (the body's text), query_dom (css_selector, attributes; 100 elements at " +
     "most), and, only in unrestricted mode with CUA_DRIVER_ENABLE_LEGACY_PAGE_MUTATIONS=1, " +
-    "execute_javascript, click_element (selector; returns viewport and approximate screen coordinates), " +
+    "execute_javascript, click_element (selector; page-script mouse events at the element, so the window " +
+    "is never activated; returns viewport and approximate screen coordinates), " +
     "insert_text and type_keystrokes. enable_javascript_apple_events is macOS only.",
   group: "browser",
   input,

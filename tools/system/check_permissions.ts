@@ -22,7 +22,7 @@ export default defineTool({
   name: "check_permissions",
   title: "Check permissions",
   description:
-    "Report each facility the driver needs, with the exact remedy for a missing one. Linux: X display (DISPLAY, XAUTHORITY), the AT-SPI bus, XTEST, MIT-SHM, XComposite, XInput 2.2, the clipboard. macOS: the Accessibility and Screen Recording grants (with the System Settings pane), the window server session, capture, the pasteboard. Never prompts.",
+    "Each facility the driver needs, with the exact remedy for a missing one. Linux: X display (DISPLAY, XAUTHORITY), AT-SPI bus, XTEST, MIT-SHM, XComposite, XInput 2.2, clipboard. macOS: Accessibility and Screen Recording grants (with the Settings pane), window server session, capture, pasteboard. Never prompts.",
   group: "system",
   input: z.strictObject({
     session: sessionParam,

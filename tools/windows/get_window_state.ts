@@ -142,7 +142,8 @@ export default defineTool({
       invalidated_snapshot_ids: invalidated,
       element_count: shaped.elements.length,
       total_element_count: total,
-      returned_element_count: shaped.emittedNodeCount,
+      // What `elements` holds (after query and folding); the window's size is total_element_count.
+      returned_element_count: shaped.shown.length,
       elements_complete: !truncated && tree.error === null,
       truncated,
       elements: shaped.shown,

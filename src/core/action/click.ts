@@ -12,7 +12,7 @@ import { DriverError } from "../errors.ts";
 import type { ToolContext } from "../tool.ts";
 import { heldModifiers } from "./modifiers.ts";
 import type { Outcome } from "./outcome.ts";
-import { contains, elementCenter } from "./pointing.ts";
+import { contains, elementCenter, elementInView } from "./pointing.ts";
 import { elementAt, reportedToggle, toggleState, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 import { refuseBackgroundFor } from "./toolkit_routes.ts";
@@ -112,7 +112,7 @@ export async function performClick(
     let outcome: Omit<Outcome, "effect" | "evidence">;
     let witness: Witness;
     if (mode === "foreground") {
-      const at = point ?? await elementCenter(ctx, element!.ref);
+      const { at, scrolled } = point ? { at: point, scrolled: null } : await elementInView(ctx, element!.ref);
       const pointer = await ctx.input.pointer("global");
       ({ witness } = await witnessedForeground(
         ctx,
@@ -125,7 +125,8 @@ export async function performClick(
         mode: "foreground",
         deliveredCount: gesture.count,
         summary:
-          `${label} at (${at.x}, ${at.y}) in window ${target.windowId}, then restored the previous window`,
+          `${scrolled ? `${scrolled}; ` : ""}${label} at (${at.x}, ${at.y}) in window ${target.windowId}, ` +
+          "then restored the previous window",
       };
     } else {
       witness = await Witness.observe(ctx, scope, refs, { watch });

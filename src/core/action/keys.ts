@@ -272,6 +272,24 @@ async function keysLadder(
   }
   if (at) {
     if (!(await ctx.backend.input.windowOnTopAt(target.windowId, at))) {
+      // A covered point of an editable field: the text goes in through accessibility, which the
+      // covering window never sees. Keys and fields without text access are still refused.
+      const hit = input.kind === "text" && insertsText(toolkit)
+        ? elementAt(ctx.state.snapshots.current(target.windowId, ctx.session.id), at)
+        : null;
+      const inserted = hit && input.kind === "text"
+        ? await insertIntoElement(ctx, scope, hit.ref, input.text)
+        : null;
+      if (hit && inserted) {
+        return await judged(inserted.witness, {
+          ...inserted.outcome,
+          summary: `inserted ${
+            [...(input as { text: string }).text].length
+          } characters into ${hit.platformRole} ${
+            JSON.stringify(hit.label)
+          } at (${at.x}, ${at.y}), which another window covers, through accessibility`,
+        }, { changed: "unverifiable", noop: { target: "foreground", reason: "suspected_noop" } });
+      }
       throw new DriverError(
         "background_unavailable",
         `Another window covers window ${target.windowId} at (${at.x}, ${at.y}), so it cannot be clicked to focus the field; nothing was sent`,

@@ -402,6 +402,38 @@ export function withPoints(outcome: Outcome, points: NonNullable<Outcome["points
   return points.length ? { ...outcome, points } : outcome;
 }
 
+/**
+ * The centre of an element for pointer input, from its live frame. An element without
+ * on-screen geometry (scrolled out of its view) is scrolled into view first when the back
+ * end can; `scrolled` then says how, for the action's summary.
+ */
+export async function elementInView(
+  ctx: ToolContext,
+  ref: unknown,
+): Promise<{ at: Point; scrolled: string | null }> {
+  let frame = await ctx.backend.accessibility.frame(ref);
+  let scrolled: string | null = null;
+  if (!frame && ctx.backend.accessibility.scrollIntoView) {
+    const how = await ctx.backend.accessibility.scrollIntoView(ref).catch(() => null);
+    if (how) {
+      frame = await ctx.backend.accessibility.frame(ref);
+      scrolled = how === "scroll_to"
+        ? "scrolled the element into view first (its accessibility ScrollTo)"
+        : "scrolled the element into view first (its scroll pane's scroll bar value)";
+    }
+  }
+  if (!frame) {
+    throw new DriverError("delivery_failed", "The element has no on-screen geometry", {
+      hint: "it may be hidden, or in a view that cannot be scrolled to it; call get_window_state and " +
+        "pick a visible element",
+    });
+  }
+  return {
+    at: { x: Math.round(frame.x + frame.width / 2), y: Math.round(frame.y + frame.height / 2) },
+    scrolled,
+  };
+}
+
 /** The centre of an element, from its live frame (falling back to the snapshot's). */
 export async function elementCenter(ctx: ToolContext, ref: unknown): Promise<Point> {
   const frame = await ctx.backend.accessibility.frame(ref);

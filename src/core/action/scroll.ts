@@ -5,6 +5,11 @@
  * where nothing covers the point, in the foreground transaction, or on the user's
  * pointer for the desktop.
  *
+ * A scroll is `confirmed` only by the scrolled view's own state: the value of the element
+ * (a slider, a scroll bar) or of the scroll bar of the view under the point, read back.
+ * The window's pixels or other objects changing prove nothing about which view moved
+ * (a pointer entering repaints hover highlights): the answer is then `unverifiable`.
+ *
  * @module
  */
 import { abortedPartway } from "../call_abort.ts";
@@ -81,7 +86,7 @@ export async function performScroll(
       mode: "not_applicable",
       deliveredCount: count,
       summary: `${label} at screen (${point!.x}, ${point!.y}) with your pointer`,
-    });
+    }, { changed: "unverifiable" });
   }
   const element = target.element?.element ?? null;
   if (element && mode === "background") {
@@ -94,10 +99,17 @@ export async function performScroll(
     if (done) return done;
   }
   const at = point ?? (element ? await elementCenter(ctx, element.ref) : center(target.window.bounds));
+  if (mode === "background" && !(await ctx.backend.input.windowOnTopAt(target.windowId, at))) {
+    // Another window covers the point: the view's own scroll bar there (or beside it) moves
+    // through accessibility, which the covering window never sees; without one, refused below.
+    const covered = await coveredScroll(ctx, target, at, gesture, dy !== 0 ? "vertical" : "horizontal");
+    if (covered) return covered;
+  }
   if (mode === "background") await requireBackgroundPointer(ctx, target, [at], "scroll");
-  const probe = element
-    ? await probeElement(ctx, element)
-    : await probeAt(ctx, target.windowId, at, dy !== 0 ? "vertical" : "horizontal");
+  // An element without a value of its own is read through the scroll bar of the view it is in.
+  const axis = dy !== 0 ? "vertical" : "horizontal";
+  const probe = (element ? await probeElement(ctx, element) : null) ??
+    await probeAt(ctx, target.windowId, at, axis);
   const wheel = async (channel: "background" | "global") => {
     const pointer = await ctx.input.pointer(channel);
     await pointer.move(at);
@@ -119,6 +131,21 @@ export async function performScroll(
     summary = `${label} at (${at.x}, ${at.y}) in window ${target.windowId} with a private pointer`;
   }
   return await readBack(ctx, witness, probe, { route: "global_input", mode, deliveredCount: count, summary });
+}
+
+/** A scroll at a covered point through the value of the scroll bar the point belongs to; null without one. */
+async function coveredScroll(
+  ctx: ToolContext,
+  target: Extract<ActionTarget, { scope: "window" }>,
+  at: Point,
+  gesture: ScrollGesture,
+  axis: "vertical" | "horizontal",
+): Promise<Outcome | null> {
+  const probe = await probeAt(ctx, target.windowId, at, axis);
+  if (!probe) return null;
+  const bar = { ref: probe.ref, platformRole: probe.platformRole, label: probe.label } as SnapshotElement;
+  const done = await accessibilityScroll(ctx, { pid: target.pid, windowId: target.windowId }, bar, gesture);
+  return done ? { ...done, summary: `${done.summary} (another window covers (${at.x}, ${at.y}))` } : null;
 }
 
 function center(bounds: { x: number; y: number; width: number; height: number }): Point {
@@ -190,7 +217,10 @@ function pixelEscalation(): Outcome["escalation"] {
   return { target: "pixel", reason: "suspected_noop" };
 }
 
-/** Reads the probe back, else lets the witness judge. */
+/**
+ * Reads the probe back; without one (or when its value stayed), the witness only tells a
+ * suspected no-op (nothing changed anywhere) from `unverifiable`: never `confirmed`.
+ */
 async function readBack(
   ctx: ToolContext,
   witness: Witness,
@@ -202,7 +232,7 @@ async function readBack(
     : base.mode === "background"
     ? { target: "foreground" as const, reason: "suspected_noop" as const }
     : undefined;
-  return await witnessedProbe(ctx, witness, probe, base, { noop });
+  return await witnessedProbe(ctx, witness, probe, base, { noop, changed: "unverifiable" });
 }
 
 /** Throws when the call was aborted part-way through the detents (how many went out is in the error). */

@@ -1,9 +1,11 @@
 /**
  * Trusted input over the CDP Input domain (`Input.dispatchMouseEvent`,
  * `dispatchKeyEvent`, `insertText`): the browser treats it as the user's, and it
- * reaches a background window without focus. A dispatch that opens a JavaScript
- * dialog does not return until the dialog is answered, so every dispatch races the
- * dialog event and reports "dialog" instead of hanging.
+ * reaches a background window; keys and text leave the desktop's focus alone, but a
+ * mouse press makes Chromium activate its window (seen on X11; the legacy page tool
+ * clicks with page-script events instead). A dispatch that opens a JavaScript dialog
+ * does not return until the dialog is answered, so every dispatch races the dialog
+ * event and reports "dialog" instead of hanging.
  *
  * @module
  */

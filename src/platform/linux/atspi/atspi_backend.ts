@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { type ScrolledBy, scrollIntoView } from "./scroll_into_view.ts";
 import { DriverError } from "../../../core/errors.ts";
 import type {
   AccessibilityBackend,
@@ -247,6 +248,11 @@ export class AtspiAccessibility implements AccessibilityBackend {
     const bounds = await this.#options.windowBounds(relative.windowId).catch(() => null);
     const { dx, dy } = frameOffset(relative.topLevel, bounds);
     return { ...frame, x: frame.x + dx, y: frame.y + dy };
+  }
+
+  /** Scrolls an element into view (scroll_into_view.ts). */
+  scrollIntoView(ref: unknown): Promise<ScrolledBy | null> {
+    return this.#op("ScrollTo", ref, (bus, r) => scrollIntoView(bus, r));
   }
 
   /** Moves keyboard focus to an element. */

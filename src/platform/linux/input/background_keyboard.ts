@@ -1,23 +1,30 @@
 /**
- * Background keyboard focus: the agent keyboard is pointed at the target window
- * for the duration of the input, and the window manager's idea of the active
- * window is given back afterwards without touching the core focus.
+ * Background keyboard focus without any focus event a window manager sees.
  *
- * Openbox takes the agent keyboard's focus change as an activation (the target
- * gets a core FocusIn) and, when the agent keyboard leaves, sets
- * `_NET_ACTIVE_WINDOW` to None. Pointing the agent keyboard back at the prior
- * window does not help, nor does an EWMH activation request, and bouncing the
- * core focus races openbox's focus fallback (it can hand the core focus to the
- * target). What works: once openbox has digested the agent keyboard leaving,
- * tell it what it missed: a FocusIn (NotifyNonlinearVirtual) on the prior
- * window's frame, which only the window manager listens on.
+ * The agent keyboard's focus is set to PointerRoot with the agent pointer resting on a
+ * visible point of the target's client area: its keys then go to the window under the
+ * agent pointer. The X server sends core focus events for a switch between None and
+ * PointerRoot only when no device focuses a window below the root (dix/enterleave.c,
+ * CoreFocusPointerRootNoneSwitch), and the user's keyboard always focuses one on a
+ * managed desktop: the window manager, the target and every other client see no FocusIn
+ * or FocusOut, and `_NET_ACTIVE_WINDOW` never moves, not even for a moment.
+ *
+ * Pointing the agent keyboard at the target window itself (the route kept for when no
+ * window holds the core focus) makes openbox take it as an activation: the target's frame
+ * gets a core FocusIn, and when the agent keyboard leaves `_NET_ACTIVE_WINDOW` goes to
+ * None; once openbox has digested that, a FocusIn (NotifyNonlinearVirtual) on the prior
+ * window's frame, which only the window manager listens on, makes it report the prior
+ * window active again. That route shows a transient activation to any watcher.
  *
  * @module
  */
 import { SIZEOF_XEVENT, X, x11, XEventLayout } from "../../../../ffi/linux/x11.ts";
 import type { XConnection } from "../x11/connection.ts";
 import { getCardinal, sendRootClientMessage } from "../x11/properties.ts";
+import type { Point } from "../../types.ts";
 import type { AgentMaster } from "./agent_master.ts";
+import { coreFocus } from "./desktop_observer.ts";
+import { rootChildAt, topLevelAncestor } from "./stacking.ts";
 
 const FOCUS_IN = 9;
 const NOTIFY_NORMAL = 0;
@@ -90,17 +97,69 @@ export async function restoreActiveWindow(
   return await until(() => activeWindow(conn) === prior, 1_000);
 }
 
-/** Runs `body` with the agent keyboard focused on `windowId`, then restores. */
+/** XISetFocus's PointerRoot. */
+const POINTER_ROOT = 1n;
+/** Candidate points per axis when looking for an uncovered part of the target. */
+const VISIBLE_GRID = 12;
+
+/**
+ * A screen point inside the client area of `windowId` where the pointer reaches the
+ * window (no other top-level covers it there), scanning from the centre outwards; null
+ * when the window is covered everywhere or not viewable.
+ */
+export function visibleClientPoint(conn: XConnection, windowId: number): Point | null {
+  const window = BigInt(windowId);
+  const frame = topLevelAncestor(conn, window);
+  const attributes = conn.windowAttributes(window);
+  const origin = conn.rootOrigin(window);
+  if (frame === null || !attributes || !origin || attributes.mapState !== X.IsViewable) return null;
+  const { width, height } = attributes.rect;
+  if (width < 1 || height < 1) return null;
+  const fractions = [0.5];
+  for (let i = 1; i <= VISIBLE_GRID / 2; i++) {
+    fractions.push(0.5 - i / (VISIBLE_GRID + 1), 0.5 + i / (VISIBLE_GRID + 1));
+  }
+  const screen = conn.screenSize();
+  for (const fy of fractions) {
+    for (const fx of fractions) {
+      const point = { x: Math.floor(origin.x + width * fx), y: Math.floor(origin.y + height * fy) };
+      if (point.x < 0 || point.y < 0 || point.x >= screen.width || point.y >= screen.height) continue;
+      if (rootChildAt(conn, point) === frame) return point;
+    }
+  }
+  return null;
+}
+
+/** How the agent keyboard reaches a background window: a pointer to move and where to. */
+export interface BackgroundKeyboardRoute {
+  /** Moves the agent pointer to a screen point and waits until the server has it there. */
+  moveAgentPointer(point: Point): Promise<void>;
+  /** Rests the agent pointer again after the input. */
+  parkAgentPointer(): Promise<void>;
+}
+
+/**
+ * Runs `body` with the agent keyboard delivering to `windowId`, then restores.
+ *
+ * With `route` given, a window holding the core focus, and a visible point of the target,
+ * nothing sees a focus change (see the module header); otherwise the agent keyboard is
+ * focused on the target and the prior active window is reported again afterwards.
+ */
 export async function withBackgroundKeyboard<T>(
   conn: XConnection,
   agent: AgentMaster,
   windowId: number,
   body: () => Promise<T>,
+  route?: BackgroundKeyboardRoute,
 ): Promise<T> {
   const prior = activeWindow(conn);
   // Already the active window: the agent keyboard stays on it afterwards, so the app
   // sees no focus change at all (moving it away would make GTK drop its focus state).
   const targetIsActive = prior === BigInt(windowId);
+  const point = !targetIsActive && route && coreFocus(conn).window > POINTER_ROOT
+    ? visibleClientPoint(conn, windowId)
+    : null;
+  if (point && route) return await withPointerRootKeyboard(conn, agent, point, route, body);
   agent.setFocus(BigInt(windowId));
   try {
     return await body();
@@ -108,6 +167,26 @@ export async function withBackgroundKeyboard<T>(
     if (conn.alive && !targetIsActive) {
       x11.symbols.XSync(conn.unsafeDisplay(), X.False);
       await restoreActiveWindow(conn, agent, prior);
+    }
+  }
+}
+
+async function withPointerRootKeyboard<T>(
+  conn: XConnection,
+  agent: AgentMaster,
+  point: Point,
+  route: BackgroundKeyboardRoute,
+  body: () => Promise<T>,
+): Promise<T> {
+  await route.moveAgentPointer(point);
+  agent.setFocus(POINTER_ROOT);
+  try {
+    return await body();
+  } finally {
+    if (conn.alive) {
+      x11.symbols.XSync(conn.unsafeDisplay(), X.False);
+      agent.setFocus(0n);
+      await route.parkAgentPointer();
     }
   }
 }

@@ -150,9 +150,18 @@ export class X11Input implements InputBackend {
     return Promise.resolve(devices.keyboards[channel]!);
   }
 
-  withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T> {
+  async withBackgroundKeyboard<T>(windowId: number, body: () => Promise<T>): Promise<T> {
     const devices = this.#current();
-    return withBackgroundKeyboard(devices.conn, this.#agent(), windowId, body);
+    const agent = this.#agent();
+    const pointer = (await this.pointer("background")) as X11Pointer;
+    return await withBackgroundKeyboard(devices.conn, agent, windowId, body, {
+      moveAgentPointer: async (point) => {
+        await pointer.move(point);
+        await pointer.sync();
+      },
+      // Rested like after a press, so the agent master never stays over the app (see #park).
+      parkAgentPointer: () => pointer.park(),
+    });
   }
 
   withForeground<T>(windowId: number, body: () => Promise<T>): Promise<T> {
