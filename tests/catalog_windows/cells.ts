@@ -6,14 +6,15 @@
  * @module
  */
 import type { WinCell } from "./cell.ts";
+import { controlCells } from "./cells_controls.ts";
 import { inputCells } from "./cells_input.ts";
 import { stockAppCells } from "./cells_stock_apps.ts";
 import { systemCells } from "./cells_system.ts";
 
 /** Fewer cells than this means cells went missing. */
-export const MIN_CELLS = 41;
+export const MIN_CELLS = 45;
 
 /** Every cell, in run order. */
 export function windowsCatalogCells(): WinCell[] {
-  return [...inputCells(), ...stockAppCells(), ...systemCells()];
+  return [...inputCells(), ...stockAppCells(), ...controlCells(), ...systemCells()];
 }

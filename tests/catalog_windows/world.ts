@@ -16,6 +16,7 @@ import {
   hwnd,
   isAppWindow,
   sendMessage,
+  sendMessageBuffer,
   setControlText,
   windowRect,
   windowTitle,
@@ -157,6 +158,53 @@ export class WinWorld implements AsyncDisposable {
     };
   }
 
+  /** winecfg's Windows-version combo box (the one combo of its Applications page). */
+  get winecfgCombo(): number {
+    const combo = descendantWindows(this.winecfg.windowId).find((w) =>
+      className(w) === "ComboBox" && user32.symbols.IsWindowVisible(hwnd(w)) !== 0
+    );
+    if (!combo) throw new Error("winecfg shows no combo box");
+    return combo;
+  }
+
+  /** The combo's own answers: its options (CB_GETLBTEXT), the chosen one (CB_GETCURSEL), whether it is open. */
+  combo(): { options: string[]; selected: number; dropped: boolean } {
+    const combo = this.winecfgCombo;
+    const count = Number(sendMessage(combo, CONTROL_MSG.CB_GETCOUNT, 0, 0) ?? 0n);
+    const options: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const length = Number(sendMessage(combo, CONTROL_MSG.CB_GETLBTEXTLEN, i, 0) ?? 0n);
+      const buffer = new Uint16Array(length + 1);
+      sendMessageBuffer(combo, CONTROL_MSG.CB_GETLBTEXT, i, buffer);
+      options.push(String.fromCharCode(...buffer.subarray(0, length)));
+    }
+    return {
+      options,
+      selected: Number(BigInt.asIntN(32, sendMessage(combo, CONTROL_MSG.CB_GETCURSEL, 0, 0) ?? -1n)),
+      dropped: (sendMessage(combo, CONTROL_MSG.CB_GETDROPPEDSTATE, 0, 0) ?? 0n) !== 0n,
+    };
+  }
+
+  /** The option a choosing cell picks: the first one other than the chosen one. */
+  otherOption(): string {
+    const { options, selected } = this.combo();
+    return options.find((_, i) => i !== selected && i !== this.#comboStart) ?? options[0];
+  }
+
+  /** The combo's choice when the catalog started (restored after a choosing cell). */
+  #comboStart = -2;
+
+  /** Closes the combo's list (test-owned, CB_SHOWDROPDOWN). */
+  closeCombo(): void {
+    if (this.combo().dropped) sendMessage(this.winecfgCombo, CONTROL_MSG.CB_SHOWDROPDOWN, 0, 0);
+  }
+
+  /** Puts the combo back on its first choice (test-owned CB_SETCURSEL; winecfg applies nothing until Apply). */
+  restoreCombo(): void {
+    this.closeCombo();
+    if (this.#comboStart >= -1) sendMessage(this.winecfgCombo, CONTROL_MSG.CB_SETCURSEL, this.#comboStart, 0);
+  }
+
   /** Makes the sentinel the foreground window (the user's own window in background cells). */
   async frontSentinel(): Promise<void> {
     if (foregroundWindow() !== this.sentinel.windowId) await bringToForeground(this.sentinel.windowId);
@@ -185,6 +233,8 @@ export class WinWorld implements AsyncDisposable {
       key = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXT, key) ?? 0n
     ) sendMessage(tree, TVM_EXPAND, TVE_COLLAPSE, key);
     sendMessage(this.winecfg.windowId, PSM_SETCURSEL, 0, 0);
+    if (this.#comboStart === -2) this.#comboStart = this.combo().selected;
+    this.closeCombo();
     await this.frontSentinel();
   }
 

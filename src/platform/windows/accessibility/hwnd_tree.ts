@@ -4,7 +4,8 @@
  * described by MSAA (`AccessibleObjectFromWindow(child, OBJID_CLIENT)`: role, name,
  * state, value) with the control's own messages filling in (WM_GETTEXT, BM_GETCHECK,
  * trackbar positions) and its class where MSAA does not answer, plus the menu bar and
- * the items tree views, list views and tab controls draw themselves (control_items.ts).
+ * the items tree views, list views and tab controls draw themselves (control_items.ts) and
+ * the options of combo boxes (combo_options.ts).
  *
  * This is the tree source where UI Automation's tree walk is unavailable: legacy apps
  * on real Windows, and every app under Wine (whose UIA cache requests and tree walkers
@@ -34,6 +35,7 @@ import {
   windowRect,
   windowTitle,
 } from "../win32/hwnd.ts";
+import { comboOptionNodes } from "./combo_options.ts";
 import { controlItemNodes, itemControlOf } from "./control_items.ts";
 import { appendMenuBar } from "./menu.ts";
 import { scrollBarNodes } from "./scroll_bars.ts";
@@ -143,7 +145,8 @@ function describeControl(
   const interfaces: AxInterface[] = [AxInterface.Component];
   if (isText) interfaces.push(AxInterface.Text, ...(state.editable ? [AxInterface.EditableText] : []));
   if (range) interfaces.push(AxInterface.Value);
-  const actions = CLICKABLE_ROLES.has(role) ? ["click"] : [];
+  // A combo box's click opens (or closes) its list.
+  const actions = CLICKABLE_ROLES.has(role) || role === AxRole.ComboBox ? ["click"] : [];
   if (actions.length) interfaces.push(AxInterface.Action);
   const ref: HwndRef = { kind: "hwnd", hwnd: windowId, role };
   return {
@@ -215,6 +218,9 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
       nodes.push(node);
       if (depth + 1 <= options.maxDepth) {
         nodes.push(...scrollBarNodes(child, depth + 1, index));
+        if (node.role === AxRole.ComboBox) {
+          nodes.push(...comboOptionNodes(child, depth + 1, index, options.maxNodes - nodes.length));
+        }
         const items = itemControlOf(child);
         if (items) {
           const found = controlItemNodes(child, items, {
