@@ -6,15 +6,16 @@
  * @module
  */
 import type { WinCell } from "./cell.ts";
+import { consoleCells } from "./cells_console.ts";
 import { controlCells } from "./cells_controls.ts";
 import { inputCells } from "./cells_input.ts";
 import { stockAppCells } from "./cells_stock_apps.ts";
 import { systemCells } from "./cells_system.ts";
 
 /** Fewer cells than this means cells went missing. */
-export const MIN_CELLS = 45;
+export const MIN_CELLS = 50;
 
 /** Every cell, in run order. */
 export function windowsCatalogCells(): WinCell[] {
-  return [...inputCells(), ...stockAppCells(), ...controlCells(), ...systemCells()];
+  return [...inputCells(), ...stockAppCells(), ...controlCells(), ...consoleCells(), ...systemCells()];
 }

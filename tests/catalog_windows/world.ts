@@ -18,10 +18,19 @@ import {
   sendMessage,
   sendMessageBuffer,
   setControlText,
+  topLevelWindows,
+  windowOwner,
   windowRect,
   windowTitle,
 } from "../../src/platform/windows/win32/hwnd.ts";
 import type { TestDriver } from "../_helpers/in_process_driver.ts";
+import { shellOpen } from "../../src/platform/windows/launch.ts";
+import {
+  isConsoleWindow,
+  readConsole,
+  textKeys,
+  writeConsoleKeys,
+} from "../../src/platform/windows/win32/console.ts";
 import { checkOf, StockApp, textOf, waitFor, windowsOf } from "../windows/_win_apps.ts";
 
 /** EM_GETFIRSTVISIBLELINE and EM_SCROLLCARET. */
@@ -33,6 +42,7 @@ export const SENTINEL_FRAME = { x: 760, y: 560, width: 480, height: 400 };
 export const SENTINEL_TEXT = "sentinel: nothing may type here";
 export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
 export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
+export const CONSOLE_AT = { x: 60, y: 620, width: 0, height: 0 };
 /** Messages the test sends itself (value-only parameters, no cross-process memory). */
 const TVM_EXPAND = 0x1102,
   TVE_COLLAPSE = 1,
@@ -57,6 +67,7 @@ export class WinWorld implements AsyncDisposable {
     readonly sentinel: StockApp,
     readonly regedit: StockApp,
     readonly winecfg: StockApp,
+    readonly console: ConsoleApp,
   ) {}
 
   /** Starts both notepads, places them, and opens the Find dialog. */
@@ -65,7 +76,9 @@ export class WinWorld implements AsyncDisposable {
     const sentinel = await StockApp.start("notepad.exe", [], "Notepad");
     const regedit = await StockApp.start("regedit.exe", [], "RegEdit_RegEdit");
     const winecfg = await StockApp.start("winecfg.exe", [], "#32770");
-    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg);
+    const console = await ConsoleApp.start();
+    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg, console);
+    place(console.windowId, CONSOLE_AT, true);
     place(regedit.windowId, REGEDIT_FRAME);
     place(winecfg.windowId, WINECFG_AT, true);
     place(notepad.windowId, NOTEPAD_FRAME);
@@ -234,6 +247,16 @@ export class WinWorld implements AsyncDisposable {
     ) sendMessage(tree, TVM_EXPAND, TVE_COLLAPSE, key);
     sendMessage(this.winecfg.windowId, PSM_SETCURSEL, 0, 0);
     if (this.#comboStart === -2) this.#comboStart = this.combo().selected;
+    // The console sits at the bottom of the z-order, under the apps whose pixels other cells click.
+    user32.symbols.SetWindowPos(
+      hwnd(this.console.windowId),
+      Deno.UnsafePointer.create(1n), // HWND_BOTTOM
+      0,
+      0,
+      0,
+      0,
+      SWP.NOMOVE | SWP.NOSIZE | SWP.NOACTIVATE,
+    );
     this.closeCombo();
     await this.frontSentinel();
   }
@@ -273,6 +296,34 @@ export class WinWorld implements AsyncDisposable {
     await this.sentinel[Symbol.asyncDispose]();
     await this.regedit[Symbol.asyncDispose]();
     await this.winecfg[Symbol.asyncDispose]();
+    await this.console[Symbol.asyncDispose]();
+  }
+}
+
+/**
+ * A console window running cmd, started through the shell (so it gets a console of its own) by
+ * the test. `pid` owns the window (conhost under Wine, cmd on Windows); `cmd` is cmd's process.
+ */
+export class ConsoleApp implements AsyncDisposable {
+  constructor(readonly cmd: number, readonly windowId: number, readonly pid: number) {}
+
+  static async start(): Promise<ConsoleApp> {
+    const before = new Set(topLevelWindows());
+    const cmd = shellOpen(`${Deno.env.get("SystemRoot") ?? "C:\\windows"}\\system32\\cmd.exe`);
+    if (cmd === null) throw new Error("the shell started no cmd process");
+    const windowId = await waitFor(
+      "cmd's console window",
+      () => topLevelWindows().find((w) => !before.has(w) && isConsoleWindow(w) && isAppWindow(w)),
+    );
+    await waitFor("cmd's prompt", () => />$/.test(readConsole(windowId)?.text ?? ""));
+    return new ConsoleApp(cmd, windowId, windowOwner(windowId).pid);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    writeConsoleKeys(this.windowId, textKeys("exit\n"));
+    await waitFor("the console to close", () => !user32.symbols.IsWindow(hwnd(this.windowId))).catch(
+      () => {},
+    );
   }
 }
 

@@ -285,6 +285,7 @@ export class Witness {
     let pending: Promise<void> | null = null;
     let accessible: string[] = [];
     let finalLook = false;
+    let pixelsMoved: string | null = null;
     let accessibleChanged = () => {};
     const saidWhatChanged = new Promise<void>((resolve) => accessibleChanged = resolve);
     const readAccessible = () =>
@@ -302,19 +303,29 @@ export class Witness {
       // The app's accessible state says what changed: no need to finish telling the pixels'
       // reaction from an animation (two more looks, 300 ms).
       if (accessible.length) return { readable: true, changes: accessible };
-      if (pixels !== null) {
+      // A window that closed is the app's own doing, not a repaint.
+      if (pixels === WINDOW_CLOSED) return { readable: true, changes: [pixels] };
+      if (pixels !== null && this.pixelsConfirm) {
         // The pixels moved: give the accessible reading a moment to say what changed.
         await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, 150))]);
         if (accessible.length) return { readable: true, changes: accessible };
-        // A window that closed is the app's own doing, not a repaint.
-        return pixels === WINDOW_CLOSED
-          ? { readable: true, changes: [pixels] }
-          : { readable: true, changes: [pixels], pixelsOnly: true };
+        return { readable: true, changes: [pixels], pixelsOnly: true };
+      }
+      if (pixels !== null) {
+        // Pixels prove nothing here: the app's own state must say what changed, however long
+        // its reading takes; until the deadline, the next readings may still.
+        pixelsMoved = pixels;
+        if (pending) await pending;
       }
       if (accessible.length) return { readable: true, changes: accessible };
       if (performance.now() >= deadline) {
         if (pending) await pending;
-        if (accessible.length || finalLook) return { readable: true, changes: accessible };
+        if (accessible.length) return { readable: true, changes: accessible };
+        if (finalLook) {
+          return pixelsMoved
+            ? { readable: true, changes: [pixelsMoved], pixelsOnly: true }
+            : { readable: true, changes: [] };
+        }
         // Before calling it a no-op: let a slow (or busy) app catch up with the input it
         // was sent, then look once more.
         finalLook = true;

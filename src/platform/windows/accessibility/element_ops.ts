@@ -34,6 +34,7 @@ import {
   windowOwner,
   windowRect,
 } from "../win32/hwnd.ts";
+import { isConsoleWindow, readConsole } from "../win32/console.ts";
 import { chooseOption, comboDropped, optionNow, toggleDropDown } from "./combo_options.ts";
 import { itemNow } from "./control_items.ts";
 import { msaaFacts, rangeOf } from "./hwnd_tree.ts";
@@ -258,6 +259,11 @@ export class ElementOps {
 
   text(ref: WindowsRef): string {
     this.#live(ref);
+    if (ref.kind === "hwnd" && ref.role === AxRole.Terminal && isConsoleWindow(ref.hwnd)) {
+      const screen = readConsole(ref.hwnd);
+      if (screen === null) throw hung(ref);
+      return screen.text;
+    }
     if (ref.kind === "hwnd") {
       const text = controlText(ref.hwnd);
       if (text === null) throw hung(ref);

@@ -2,7 +2,7 @@
  * The before/after sample of a Windows app for an action's verdict: each visible window of the
  * process and each of its controls, fingerprinted by the state the control itself answers to its
  * own messages (its text, check, selection, current item, drop-down state, scroll position, the
- * tab or tree item selected), plus the states (and a UI Automation element's value) of the items,
+ * tab or tree item selected, a console's screen buffer), plus the states (and a UI Automation element's value) of the items,
  * menu items and UI Automation elements aimed at. Focus is not
  * sampled: a click that only moved the focus (or redrew a focus rectangle) proves nothing about
  * the intended change, and the back end confirms only from this state (`confirmsFromStateOnly`).
@@ -21,6 +21,7 @@ import {
   topLevelWindows,
   windowOwner,
 } from "../win32/hwnd.ts";
+import { isConsoleWindow, readConsole } from "../win32/console.ts";
 import type { WindowsRef } from "./refs.ts";
 import { scrollInfo } from "./scroll_bars.ts";
 
@@ -76,8 +77,11 @@ export function windowFingerprint(windowId: number, send: Send = sendText): stri
     s & WS_SCROLL.V || /^(Edit|RichEdit)/i.test(cls) ? scrollInfo(windowId, 1)?.pos : undefined,
     s & WS_SCROLL.H ? scrollInfo(windowId, 0)?.pos : undefined,
   ];
+  // A console's state is its screen buffer.
+  const screen = isConsoleWindow(windowId) ? readConsole(windowId)?.text ?? null : undefined;
   return JSON.stringify([
     cls,
+    ...(screen === undefined ? [] : [screen]),
     (s & WS.VISIBLE) !== 0,
     (s & WS.DISABLED) === 0,
     text === null ? null : text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP)}…${text.length}` : text,
@@ -89,6 +93,10 @@ export function windowFingerprint(windowId: number, send: Send = sendText): stri
 function sendText(windowId: number, message: number, wParam: number, lParam: number): string {
   const result = sendMessage(windowId, message, BigInt.asUintN(64, BigInt(wParam)), BigInt(lParam));
   return result === null ? "?" : String(result);
+}
+
+function visible(windowId: number): boolean {
+  return user32.symbols.IsWindowVisible(hwnd(windowId)) !== 0;
 }
 
 /** Words for a window in summaries: its class and its text. */
@@ -109,13 +117,14 @@ export function sampleProcess(
   stateOf: (ref: WindowsRef) => ElementState,
   textOf: (ref: WindowsRef) => string,
 ): AppStateSample | null {
-  const tops = topLevelWindows().filter((w) =>
-    user32.symbols.IsWindowVisible(hwnd(w)) !== 0 && windowOwner(w).pid === pid
-  );
+  const tops = topLevelWindows().filter((w) => visible(w) && windowOwner(w).pid === pid);
   if (tops.length === 0) return null;
   const objects = new Map<string, string>();
   for (const top of tops) {
-    for (const w of [top, ...descendantWindows(top)]) objects.set(`w${w}`, windowFingerprint(w));
+    // Hidden controls (the other pages of a property sheet) show nothing: one that appears counts as new.
+    for (const w of [top, ...descendantWindows(top).filter(visible)]) {
+      objects.set(`w${w}`, windowFingerprint(w));
+    }
   }
   const details = new Map<string, string>();
   refs.forEach((ref, i) => {
