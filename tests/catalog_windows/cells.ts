@@ -11,11 +11,19 @@ import { controlCells } from "./cells_controls.ts";
 import { inputCells } from "./cells_input.ts";
 import { stockAppCells } from "./cells_stock_apps.ts";
 import { systemCells } from "./cells_system.ts";
+import { textCells } from "./cells_text.ts";
 
 /** Fewer cells than this means cells went missing. */
-export const MIN_CELLS = 50;
+export const MIN_CELLS = 55;
 
 /** Every cell, in run order. */
 export function windowsCatalogCells(): WinCell[] {
-  return [...inputCells(), ...stockAppCells(), ...controlCells(), ...consoleCells(), ...systemCells()];
+  return [
+    ...inputCells(),
+    ...stockAppCells(),
+    ...controlCells(),
+    ...consoleCells(),
+    ...textCells(),
+    ...systemCells(),
+  ];
 }

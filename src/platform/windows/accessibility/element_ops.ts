@@ -299,12 +299,14 @@ export class ElementOps {
     if (current === null) throw hung(ref);
     const at = utf16Index(current, offset);
     if (sendMessage(ref.hwnd, CONTROL_MSG.EM_SETSEL, at, at) === null) throw hung(ref);
-    return sendMessageBuffer(ref.hwnd, CONTROL_MSG.EM_REPLACESEL, 1, wstr(text)) !== null;
+    return sendMessageBuffer(ref.hwnd, CONTROL_MSG.EM_REPLACESEL, 1, wstr(controlLineEnds(text))) !== null;
   }
 
   setText(ref: WindowsRef, text: string): boolean {
     this.#live(ref);
-    if (ref.kind === "hwnd") return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, text);
+    if (ref.kind === "hwnd") {
+      return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, controlLineEnds(text));
+    }
     if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item" || ref.kind === "option") {
       return false;
     }
@@ -398,6 +400,14 @@ function tryPattern<
   } catch {
     return null;
   }
+}
+
+/**
+ * Text with its line ends as edit controls take them (CR LF: a lone LF would stay in the text
+ * as a character and be saved so; a rich edit turns CR LF into its paragraph mark).
+ */
+export function controlLineEnds(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, "\r\n");
 }
 
 function msaaDefaultAction(ref: HwndRef): boolean {
