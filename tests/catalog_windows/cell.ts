@@ -45,6 +45,8 @@ export interface WinCell {
   calls(world: WinWorld): WinCall[] | Promise<WinCall[]>;
   oracle: WinOracle;
   expect: WinExpectation;
+  /** Apps only some desktops have (winecfg under Wine, the WinForms fixture where CI built it): the cell runs where they do. */
+  needs?: readonly ("winecfg" | "winforms")[];
   cleanup?(world: WinWorld): Promise<void> | void;
 }
 

@@ -12,9 +12,10 @@ import { inputCells } from "./cells_input.ts";
 import { stockAppCells } from "./cells_stock_apps.ts";
 import { systemCells } from "./cells_system.ts";
 import { textCells } from "./cells_text.ts";
+import { winformsCells } from "./cells_winforms.ts";
 
 /** Fewer cells than this means cells went missing. */
-export const MIN_CELLS = 55;
+export const MIN_CELLS = 57;
 
 /** Every cell, in run order. */
 export function windowsCatalogCells(): WinCell[] {
@@ -24,6 +25,7 @@ export function windowsCatalogCells(): WinCell[] {
     ...controlCells(),
     ...consoleCells(),
     ...textCells(),
+    ...winformsCells(),
     ...systemCells(),
   ];
 }

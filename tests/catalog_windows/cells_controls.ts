@@ -21,6 +21,7 @@ const isCombo = (e: Structured) => e.role === "ComboBox";
 function dropCell(addressing: "element" | "pixel"): WinCell {
   return {
     id: `click.${addressing}.background.winecfg_combo`,
+    needs: ["winecfg"],
     tool: "click",
     addressing,
     delivery: "background",
@@ -49,6 +50,7 @@ export function controlCells(): WinCell[] {
   return [
     {
       id: "get_window_state.none.n/a.winecfg_combo",
+      needs: ["winecfg"],
       tool: "get_window_state",
       addressing: "none",
       delivery: "n/a",
@@ -79,6 +81,7 @@ export function controlCells(): WinCell[] {
     dropCell("pixel"),
     {
       id: "set_value.element.n/a.winecfg_combo",
+      needs: ["winecfg"],
       tool: "set_value",
       addressing: "element",
       delivery: "n/a",

@@ -24,7 +24,7 @@ import {
   windowTitle,
 } from "../../src/platform/windows/win32/hwnd.ts";
 import type { TestDriver } from "../_helpers/in_process_driver.ts";
-import { shellOpen } from "../../src/platform/windows/launch.ts";
+import { findOnPath, shellOpen } from "../../src/platform/windows/launch.ts";
 import {
   isConsoleWindow,
   readConsole,
@@ -43,6 +43,7 @@ export const SENTINEL_TEXT = "sentinel: nothing may type here";
 export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
 export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
 export const CONSOLE_AT = { x: 60, y: 620, width: 0, height: 0 };
+export const WINFORMS_AT = { x: 730, y: 230, width: 0, height: 0 };
 /** Messages the test sends itself (value-only parameters, no cross-process memory). */
 const TVM_EXPAND = 0x1102,
   TVE_COLLAPSE = 1,
@@ -66,21 +67,37 @@ export class WinWorld implements AsyncDisposable {
     readonly notepad: StockApp,
     readonly sentinel: StockApp,
     readonly regedit: StockApp,
-    readonly winecfg: StockApp,
+    readonly winecfgApp: StockApp | null,
     readonly console: ConsoleApp,
+    readonly winforms: StockApp | null,
   ) {}
+
+  /** winecfg (Wine only). */
+  get winecfg(): StockApp {
+    if (!this.winecfgApp) throw new Error("this desktop has no winecfg");
+    return this.winecfgApp;
+  }
+
+  /** True when the app a cell needs runs here (winecfg under Wine, the WinForms fixture where it was built). */
+  has(app: "winecfg" | "winforms"): boolean {
+    return app === "winecfg" ? this.winecfgApp !== null : this.winforms !== null;
+  }
 
   /** Starts both notepads, places them, and opens the Find dialog. */
   static async start(driver: TestDriver): Promise<WinWorld> {
     const notepad = await StockApp.start("notepad.exe", [], "Notepad");
     const sentinel = await StockApp.start("notepad.exe", [], "Notepad");
     const regedit = await StockApp.start("regedit.exe", [], "RegEdit_RegEdit");
-    const winecfg = await StockApp.start("winecfg.exe", [], "#32770");
+    // winecfg exists only under Wine; the WinForms fixture only where the workflow built it.
+    const winecfg = findOnPath("winecfg.exe") ? await StockApp.start("winecfg.exe", [], "#32770") : null;
+    const fixture = Deno.env.get("CUA_WINFORMS_FIXTURE");
+    const winforms = fixture ? await StockApp.start(fixture, []) : null;
     const console = await ConsoleApp.start();
-    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg, console);
+    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg, console, winforms);
     place(console.windowId, CONSOLE_AT, true);
+    if (winforms) place(winforms.windowId, WINFORMS_AT, true);
     place(regedit.windowId, REGEDIT_FRAME);
-    place(winecfg.windowId, WINECFG_AT, true);
+    if (winecfg) place(winecfg.windowId, WINECFG_AT, true);
     place(notepad.windowId, NOTEPAD_FRAME);
     place(sentinel.windowId, SENTINEL_FRAME);
     setControlText(world.sentinelEdit, SENTINEL_TEXT);
@@ -295,7 +312,8 @@ export class WinWorld implements AsyncDisposable {
     await this.notepad[Symbol.asyncDispose]();
     await this.sentinel[Symbol.asyncDispose]();
     await this.regedit[Symbol.asyncDispose]();
-    await this.winecfg[Symbol.asyncDispose]();
+    await this.winecfgApp?.[Symbol.asyncDispose]();
+    await this.winforms?.[Symbol.asyncDispose]();
     await this.console[Symbol.asyncDispose]();
   }
 }
