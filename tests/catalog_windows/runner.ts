@@ -4,7 +4,10 @@
  * does:
  *
  * - delivered: the tool succeeds and the oracle sees the intended change (a success the
- *   oracle cannot see is a silent no-op and fails);
+ *   oracle cannot see is a silent no-op and fails), with the effect the cell pins if it pins one;
+ * - reported: the tool succeeds and its effect agrees with what the oracle sees;
+ * - every success: `confirmed` when the oracle saw no intended change is a false confirmation, and
+ *   `suspected_noop` when it saw one is a false no-op; both fail;
  * - refused: exactly the expected code, and nothing changes;
  * - observed: the tool succeeds and its answer agrees with the app's own state;
  * - background and refused cells: the foreground window (the sentinel), the real cursor
@@ -16,6 +19,7 @@
 import { describeResult, type Structured } from "../_helpers/in_process_driver.ts";
 import type { CellResult } from "../catalog/runner.ts";
 import type { WinCell } from "./cell.ts";
+import { effectProblems } from "./effects.ts";
 import type { WinWorld } from "./world.ts";
 
 const DELIVERY_TIMEOUT_MS = 3_000;
@@ -75,18 +79,15 @@ async function runCell(world: WinWorld, cell: WinCell): Promise<CellResult> {
       seen = verdict.seen;
       if (verdict.changed) reasons.push(`a refusal changed app state: ${verdict.seen}`);
     } else if (!error) {
+      const acts = expect.kind === "delivered" || expect.kind === "reported";
       const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
       let verdict = cell.oracle.judge(before, await cell.oracle.read(world), last);
-      while (expect.kind === "delivered" && !verdict.intended && performance.now() < deadline) {
+      while (acts && !verdict.intended && performance.now() < deadline) {
         await sleep(50);
         verdict = cell.oracle.judge(before, await cell.oracle.read(world), last);
       }
       seen = verdict.seen;
-      if (!verdict.intended) {
-        reasons.push(
-          expect.kind === "delivered" ? `silent no-op: ${verdict.seen}` : `disagrees: ${verdict.seen}`,
-        );
-      }
+      reasons.push(...effectProblems(cell, effect, verdict.intended, verdict.seen));
     }
     const desktopAfter = world.readDesktop();
     if (desktopAfter.sentinelText !== desktopBefore.sentinelText) {
@@ -121,7 +122,8 @@ async function runCell(world: WinWorld, cell: WinCell): Promise<CellResult> {
     seen,
     passed: reasons.length === 0,
     reasons,
-    kind: cell.expect.kind,
+    // A reported cell sends input: the totals count it with the deliveries.
+    kind: cell.expect.kind === "reported" ? "delivered" : cell.expect.kind,
     ms: Math.round(performance.now() - started),
   };
 }

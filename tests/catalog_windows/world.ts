@@ -16,11 +16,21 @@ import {
   hwnd,
   isAppWindow,
   sendMessage,
+  sendMessageBuffer,
   setControlText,
+  topLevelWindows,
+  windowOwner,
   windowRect,
   windowTitle,
 } from "../../src/platform/windows/win32/hwnd.ts";
 import type { TestDriver } from "../_helpers/in_process_driver.ts";
+import { findOnPath, shellOpen } from "../../src/platform/windows/launch.ts";
+import {
+  isConsoleWindow,
+  readConsole,
+  textKeys,
+  writeConsoleKeys,
+} from "../../src/platform/windows/win32/console.ts";
 import { checkOf, StockApp, textOf, waitFor, windowsOf } from "../windows/_win_apps.ts";
 
 /** EM_GETFIRSTVISIBLELINE and EM_SCROLLCARET. */
@@ -32,6 +42,8 @@ export const SENTINEL_FRAME = { x: 760, y: 560, width: 480, height: 400 };
 export const SENTINEL_TEXT = "sentinel: nothing may type here";
 export const REGEDIT_FRAME = { x: 40, y: 560, width: 680, height: 420 };
 export const WINECFG_AT = { x: 730, y: 230, width: 0, height: 0 };
+export const CONSOLE_AT = { x: 60, y: 620, width: 0, height: 0 };
+export const WINFORMS_AT = { x: 730, y: 230, width: 0, height: 0 };
 /** Messages the test sends itself (value-only parameters, no cross-process memory). */
 const TVM_EXPAND = 0x1102,
   TVE_COLLAPSE = 1,
@@ -55,18 +67,37 @@ export class WinWorld implements AsyncDisposable {
     readonly notepad: StockApp,
     readonly sentinel: StockApp,
     readonly regedit: StockApp,
-    readonly winecfg: StockApp,
+    readonly winecfgApp: StockApp | null,
+    readonly console: ConsoleApp,
+    readonly winforms: StockApp | null,
   ) {}
+
+  /** winecfg (Wine only). */
+  get winecfg(): StockApp {
+    if (!this.winecfgApp) throw new Error("this desktop has no winecfg");
+    return this.winecfgApp;
+  }
+
+  /** True when the app a cell needs runs here (winecfg under Wine, the WinForms fixture where it was built). */
+  has(app: "winecfg" | "winforms"): boolean {
+    return app === "winecfg" ? this.winecfgApp !== null : this.winforms !== null;
+  }
 
   /** Starts both notepads, places them, and opens the Find dialog. */
   static async start(driver: TestDriver): Promise<WinWorld> {
     const notepad = await StockApp.start("notepad.exe", [], "Notepad");
     const sentinel = await StockApp.start("notepad.exe", [], "Notepad");
     const regedit = await StockApp.start("regedit.exe", [], "RegEdit_RegEdit");
-    const winecfg = await StockApp.start("winecfg.exe", [], "#32770");
-    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg);
+    // winecfg exists only under Wine; the WinForms fixture only where the workflow built it.
+    const winecfg = findOnPath("winecfg.exe") ? await StockApp.start("winecfg.exe", [], "#32770") : null;
+    const fixture = Deno.env.get("CUA_WINFORMS_FIXTURE");
+    const winforms = fixture ? await StockApp.start(fixture, []) : null;
+    const console = await ConsoleApp.start();
+    const world = new WinWorld(driver, notepad, sentinel, regedit, winecfg, console, winforms);
+    place(console.windowId, CONSOLE_AT, true);
+    if (winforms) place(winforms.windowId, WINFORMS_AT, true);
     place(regedit.windowId, REGEDIT_FRAME);
-    place(winecfg.windowId, WINECFG_AT, true);
+    if (winecfg) place(winecfg.windowId, WINECFG_AT, true);
     place(notepad.windowId, NOTEPAD_FRAME);
     place(sentinel.windowId, SENTINEL_FRAME);
     setControlText(world.sentinelEdit, SENTINEL_TEXT);
@@ -157,6 +188,53 @@ export class WinWorld implements AsyncDisposable {
     };
   }
 
+  /** winecfg's Windows-version combo box (the one combo of its Applications page). */
+  get winecfgCombo(): number {
+    const combo = descendantWindows(this.winecfg.windowId).find((w) =>
+      className(w) === "ComboBox" && user32.symbols.IsWindowVisible(hwnd(w)) !== 0
+    );
+    if (!combo) throw new Error("winecfg shows no combo box");
+    return combo;
+  }
+
+  /** The combo's own answers: its options (CB_GETLBTEXT), the chosen one (CB_GETCURSEL), whether it is open. */
+  combo(): { options: string[]; selected: number; dropped: boolean } {
+    const combo = this.winecfgCombo;
+    const count = Number(sendMessage(combo, CONTROL_MSG.CB_GETCOUNT, 0, 0) ?? 0n);
+    const options: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const length = Number(sendMessage(combo, CONTROL_MSG.CB_GETLBTEXTLEN, i, 0) ?? 0n);
+      const buffer = new Uint16Array(length + 1);
+      sendMessageBuffer(combo, CONTROL_MSG.CB_GETLBTEXT, i, buffer);
+      options.push(String.fromCharCode(...buffer.subarray(0, length)));
+    }
+    return {
+      options,
+      selected: Number(BigInt.asIntN(32, sendMessage(combo, CONTROL_MSG.CB_GETCURSEL, 0, 0) ?? -1n)),
+      dropped: (sendMessage(combo, CONTROL_MSG.CB_GETDROPPEDSTATE, 0, 0) ?? 0n) !== 0n,
+    };
+  }
+
+  /** The option a choosing cell picks: the first one other than the chosen one. */
+  otherOption(): string {
+    const { options, selected } = this.combo();
+    return options.find((_, i) => i !== selected && i !== this.#comboStart) ?? options[0];
+  }
+
+  /** The combo's choice when the catalog started (restored after a choosing cell). */
+  #comboStart = -2;
+
+  /** Closes the combo's list (test-owned, CB_SHOWDROPDOWN). */
+  closeCombo(): void {
+    if (this.combo().dropped) sendMessage(this.winecfgCombo, CONTROL_MSG.CB_SHOWDROPDOWN, 0, 0);
+  }
+
+  /** Puts the combo back on its first choice (test-owned CB_SETCURSEL; winecfg applies nothing until Apply). */
+  restoreCombo(): void {
+    this.closeCombo();
+    if (this.#comboStart >= -1) sendMessage(this.winecfgCombo, CONTROL_MSG.CB_SETCURSEL, this.#comboStart, 0);
+  }
+
   /** Makes the sentinel the foreground window (the user's own window in background cells). */
   async frontSentinel(): Promise<void> {
     if (foregroundWindow() !== this.sentinel.windowId) await bringToForeground(this.sentinel.windowId);
@@ -185,6 +263,18 @@ export class WinWorld implements AsyncDisposable {
       key = sendMessage(tree, TVM_GETNEXTITEM, TVGN_NEXT, key) ?? 0n
     ) sendMessage(tree, TVM_EXPAND, TVE_COLLAPSE, key);
     sendMessage(this.winecfg.windowId, PSM_SETCURSEL, 0, 0);
+    if (this.#comboStart === -2) this.#comboStart = this.combo().selected;
+    // The console sits at the bottom of the z-order, under the apps whose pixels other cells click.
+    user32.symbols.SetWindowPos(
+      hwnd(this.console.windowId),
+      Deno.UnsafePointer.create(1n), // HWND_BOTTOM
+      0,
+      0,
+      0,
+      0,
+      SWP.NOMOVE | SWP.NOSIZE | SWP.NOACTIVATE,
+    );
+    this.closeCombo();
     await this.frontSentinel();
   }
 
@@ -222,7 +312,36 @@ export class WinWorld implements AsyncDisposable {
     await this.notepad[Symbol.asyncDispose]();
     await this.sentinel[Symbol.asyncDispose]();
     await this.regedit[Symbol.asyncDispose]();
-    await this.winecfg[Symbol.asyncDispose]();
+    await this.winecfgApp?.[Symbol.asyncDispose]();
+    await this.winforms?.[Symbol.asyncDispose]();
+    await this.console[Symbol.asyncDispose]();
+  }
+}
+
+/**
+ * A console window running cmd, started through the shell (so it gets a console of its own) by
+ * the test. `pid` owns the window (conhost under Wine, cmd on Windows); `cmd` is cmd's process.
+ */
+export class ConsoleApp implements AsyncDisposable {
+  constructor(readonly cmd: number, readonly windowId: number, readonly pid: number) {}
+
+  static async start(): Promise<ConsoleApp> {
+    const before = new Set(topLevelWindows());
+    const cmd = shellOpen(`${Deno.env.get("SystemRoot") ?? "C:\\windows"}\\system32\\cmd.exe`);
+    if (cmd === null) throw new Error("the shell started no cmd process");
+    const windowId = await waitFor(
+      "cmd's console window",
+      () => topLevelWindows().find((w) => !before.has(w) && isConsoleWindow(w) && isAppWindow(w)),
+    );
+    await waitFor("cmd's prompt", () => />$/.test(readConsole(windowId)?.text ?? ""));
+    return new ConsoleApp(cmd, windowId, windowOwner(windowId).pid);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    writeConsoleKeys(this.windowId, textKeys("exit\n"));
+    await waitFor("the console to close", () => !user32.symbols.IsWindow(hwnd(this.windowId))).catch(
+      () => {},
+    );
   }
 }
 

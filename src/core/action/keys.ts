@@ -13,7 +13,7 @@ import type { ToolContext } from "../tool.ts";
 import { clickAt, type ClickGesture, type DeliveryMode } from "./click.ts";
 import { insertsText, refuseBackgroundFor } from "./toolkit_routes.ts";
 import type { Outcome } from "./outcome.ts";
-import { elementAt, waitForChange, watchElement } from "./readback.ts";
+import { elementAt, lineFeeds, waitForChange, watchElement } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 import { type OcrBaseline, ocrBaseline, textAppeared } from "./ocr_readback.ts";
 import { judged, Witness, type WitnessScope, witnessScope } from "./witness.ts";
@@ -112,11 +112,12 @@ async function textReadback(
   watch: AxWatch | null = null,
 ): Promise<Pick<Outcome, "effect" | "evidence">> {
   if (ref === null || before === null) return { effect: "unverifiable" };
-  const expected = input.kind === "text" ? input.text.replaceAll("\r\n", "\n") : null;
+  const expected = input.kind === "text" ? lineFeeds(input.text) : null;
   const { changed } = await waitForChange(
     () => readText(ctx, ref),
     before,
-    (after) => after !== null && after !== before && (expected === null || after.includes(expected)),
+    (after) =>
+      after !== null && after !== before && (expected === null || lineFeeds(after).includes(expected)),
     // The app processes one key event at a time: give long texts time in proportion.
     input.kind === "text" ? Math.max(800, 300 + 8 * characters(input.text)) : 300,
     watch,
@@ -395,7 +396,12 @@ async function insertIntoElement(
   witness.sent();
   const chars = [...before];
   const expected = [...chars.slice(0, offset), ...text, ...chars.slice(offset)].join("");
-  const { changed } = await waitForChange(() => readText(ctx, ref), before, (after) => after === expected);
+  // Compared as the control stores line ends (CR LF in a Windows edit, CR in a rich edit).
+  const { changed } = await waitForChange(
+    () => readText(ctx, ref),
+    before,
+    (after) => after !== null && lineFeeds(after) === lineFeeds(expected),
+  );
   const outcome = {
     route: "accessibility" as const,
     mode: "background" as const,

@@ -105,6 +105,14 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
+ * A text with every line end as one line feed: controls store line ends their own way (a
+ * Windows edit control CR LF, a rich edit CR), so a read-back compares texts through this.
+ */
+export function lineFeeds(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/**
  * The checked state the app's events reported for a watched toggle, when they settle it: a
  * "checked" event turning on makes it checked. Anything else leaves it to a read: "checked"
  * turning off (a toggle is also checked while "pressed"), and "pressed" itself (Qt reports a

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { AxWatch } from "../../platform/types.ts";
-import { reportedToggle, waitForChange } from "./readback.ts";
+import { lineFeeds, reportedToggle, waitForChange } from "./readback.ts";
 
 /** A watch whose events the test fires by hand; `next` records how long it was asked to wait. */
 function manualWatch(): AxWatch & { fire(): void; waits: number[] } {
@@ -121,4 +121,10 @@ Deno.test("reportedToggle trusts only a checked state turning on", () => {
   assert.equal(reportedToggle(watchWith([])), undefined);
   assert.equal(reportedToggle(null), undefined);
   assert.equal(reportedToggle({ next: () => Promise.resolve(false), close() {} }), undefined);
+});
+
+Deno.test("lineFeeds reads CR LF (an edit control) and CR (a rich edit) as the LF typed", () => {
+  assert.equal(lineFeeds("a\r\nb\rc\nd"), "a\nb\nc\nd");
+  assert.equal(lineFeeds("no line end"), "no line end");
+  assert.notEqual(lineFeeds("a\r\nb"), lineFeeds("ab"));
 });

@@ -10,7 +10,7 @@ import type { SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { activationAction } from "./click.ts";
 import type { Outcome } from "./outcome.ts";
-import { waitForChange, withWatch } from "./readback.ts";
+import { lineFeeds, waitForChange, withWatch } from "./readback.ts";
 import type { ActionTarget } from "./target.ts";
 import { judged, Witness } from "./witness.ts";
 
@@ -45,7 +45,7 @@ export async function setElementValue(
       return await waitForChange(
         () => ctx.backend.accessibility.text(element.ref),
         "\u0000",
-        (t) => t === value,
+        (t) => lineFeeds(t) === lineFeeds(value),
         undefined,
         watch,
       );

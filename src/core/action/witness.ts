@@ -37,8 +37,15 @@ export interface Finding {
   readable: boolean;
   /** What changed, in words; empty when nothing did. */
   changes: string[];
+  /**
+   * True when the only change seen is the window's pixels (a redrawn focus rectangle is one):
+   * nothing of the app's own state said what changed.
+   */
+  pixelsOnly?: true;
 }
 
+/** The finding of a window that is gone after the action. */
+const WINDOW_CLOSED = "the window closed";
 /** How long after the input a witness waits for a change before calling it a no-op. */
 export const SETTLE_MS = 700;
 const POLL_MS = 30;
@@ -232,6 +239,14 @@ export class Witness {
     return this.#before !== null;
   }
 
+  /**
+   * True when a change of the window's pixels alone proves an action landed; false on a back end
+   * whose actions are confirmed only by the app's own state (its `confirmsFromStateOnly`).
+   */
+  get pixelsConfirm(): boolean {
+    return this.#ctx.backend.accessibility.confirmsFromStateOnly !== true;
+  }
+
   /** True when something of the app can be compared. */
   get readable(): boolean {
     return this.#before !== null || this.#frame !== null;
@@ -270,6 +285,7 @@ export class Witness {
     let pending: Promise<void> | null = null;
     let accessible: string[] = [];
     let finalLook = false;
+    let pixelsMoved: string | null = null;
     let accessibleChanged = () => {};
     const saidWhatChanged = new Promise<void>((resolve) => accessibleChanged = resolve);
     const readAccessible = () =>
@@ -287,15 +303,29 @@ export class Witness {
       // The app's accessible state says what changed: no need to finish telling the pixels'
       // reaction from an animation (two more looks, 300 ms).
       if (accessible.length) return { readable: true, changes: accessible };
-      if (pixels !== null) {
+      // A window that closed is the app's own doing, not a repaint.
+      if (pixels === WINDOW_CLOSED) return { readable: true, changes: [pixels] };
+      if (pixels !== null && this.pixelsConfirm) {
         // The pixels moved: give the accessible reading a moment to say what changed.
         await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, 150))]);
-        return { readable: true, changes: accessible.length ? accessible : [pixels] };
+        if (accessible.length) return { readable: true, changes: accessible };
+        return { readable: true, changes: [pixels], pixelsOnly: true };
+      }
+      if (pixels !== null) {
+        // Pixels prove nothing here: the app's own state must say what changed, however long
+        // its reading takes; until the deadline, the next readings may still.
+        pixelsMoved = pixels;
+        if (pending) await pending;
       }
       if (accessible.length) return { readable: true, changes: accessible };
       if (performance.now() >= deadline) {
         if (pending) await pending;
-        if (accessible.length || finalLook) return { readable: true, changes: accessible };
+        if (accessible.length) return { readable: true, changes: accessible };
+        if (finalLook) {
+          return pixelsMoved
+            ? { readable: true, changes: [pixelsMoved], pixelsOnly: true }
+            : { readable: true, changes: [] };
+        }
         // Before calling it a no-op: let a slow (or busy) app catch up with the input it
         // was sent, then look once more.
         finalLook = true;
@@ -319,7 +349,7 @@ export class Witness {
   async #windowGone(): Promise<string | null> {
     if (!this.#scope) return null;
     const window = await this.#ctx.backend.windows.get(this.#scope.windowId).catch(() => undefined);
-    return window === null ? "the window closed" : null;
+    return window === null ? WINDOW_CLOSED : null;
   }
 
   /**
@@ -422,6 +452,8 @@ export interface JudgeOptions {
  * partial outcome stands; otherwise whatever changed in the app proves the input landed
  * (`confirmed` with `window_change` evidence, no escalation), nothing changed anywhere
  * makes it a suspected no-op, and only an app with nothing readable stays unverifiable.
+ * Where the back end confirms only from the app's own state, a change of pixels alone
+ * leaves the action unverifiable.
  */
 export async function judged(
   witness: Witness,
@@ -434,6 +466,14 @@ export async function judged(
   const finding = await witness.settle();
   if (!finding.readable) return outcome;
   const { evidence: _evidence, escalation: _escalation, ...rest } = outcome;
+  if (finding.changes.length > 0 && finding.pixelsOnly && !witness.pixelsConfirm) {
+    // Something was redrawn, but no state the app owns shows the intended change.
+    return {
+      ...rest,
+      effect: "unverifiable",
+      summary: `${outcome.summary}; ${finding.changes.join("; ")}, but no state of the app read back changed`,
+    };
+  }
   if (finding.changes.length > 0) {
     const effect = options.changed ?? "confirmed";
     return {

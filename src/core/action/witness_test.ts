@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AppStateSample, AxWatch } from "../../platform/types.ts";
 import type { ToolContext } from "../tool.ts";
 import { bgrxImage } from "../image/bgrx_image.ts";
-import { describeChanges, releaseWitnesses, Witness, witnessMark } from "./witness.ts";
+import { describeChanges, judged, releaseWitnesses, Witness, witnessMark } from "./witness.ts";
 
 function sample(
   objects: Record<string, string>,
@@ -42,7 +42,7 @@ Deno.test("describeChanges names a moved focus, a moved caret, a new value and c
  * A context whose window's pixels are `shade()` (a gray level) and whose app's one label reads
  * `label()`; `captures()` counts the window captures so far.
  */
-function scriptedContext(shade: () => number, label: () => string) {
+function scriptedContext(shade: () => number, label: () => string, stateOnly = false) {
   let captures = 0;
   const ctx = {
     signal: new AbortController().signal,
@@ -55,7 +55,10 @@ function scriptedContext(shade: () => number, label: () => string) {
           });
         },
       },
-      accessibility: { sample: () => Promise.resolve(sample({ label: label() })) },
+      accessibility: {
+        sample: () => Promise.resolve(sample({ label: label() })),
+        ...(stateOnly ? { confirmsFromStateOnly: true } : {}),
+      },
       input: { appSettled: () => Promise.resolve() },
       windows: { get: () => Promise.resolve({}) },
     },
@@ -68,18 +71,19 @@ function scriptedContext(shade: () => number, label: () => string) {
  * is sent, and the app's accessible state changes with it when `changesAccessibly`. Returns the
  * finding and how many captures the settle took.
  */
-async function settleScripted(changesAccessibly: boolean) {
+async function settleScripted(changesAccessibly: boolean, stateOnly = false) {
   let sent = false;
   const { ctx, captures } = scriptedContext(
     () => sent ? 200 : 10,
     () => sent && changesAccessibly ? "1" : "0",
+    stateOnly,
   );
   const witness = await Witness.observe(ctx, { pid: 1, windowId: 2 });
   sent = true;
   witness.sent();
   const before = captures();
   const finding = await witness.settle();
-  return { finding, captures: captures() - before };
+  return { finding, captures: captures() - before, witness };
 }
 
 Deno.test("Witness.settle answers with what the app's accessible state says changed, without the animation looks", async () => {
@@ -93,6 +97,27 @@ Deno.test("Witness.settle still tells a pixel reaction from an animation when th
   assert.equal(finding.readable, true);
   assert.match(finding.changes[0], /pixels changed/);
   assert.equal(captures, 3, "the first look and the two animation looks");
+});
+
+Deno.test("judged: pixels alone confirm by default, but leave the action unverifiable where only the app's state confirms", async () => {
+  const outcome = {
+    effect: "unverifiable",
+    route: "global_input",
+    mode: "background",
+    summary: "click",
+  } as const;
+  for (const stateOnly of [false, true]) {
+    const { finding, witness } = await settleScripted(false, stateOnly);
+    assert.equal(finding.pixelsOnly, true);
+    const verdict = await judged(witness, outcome);
+    assert.equal(verdict.effect, stateOnly ? "unverifiable" : "confirmed", `stateOnly=${stateOnly}`);
+    assert.deepEqual(verdict.evidence, stateOnly ? undefined : ["window_change"]);
+  }
+  // A change of the app's own state confirms on either kind of back end.
+  const { witness } = await settleScripted(true, true);
+  const verdict = await judged(witness, outcome);
+  assert.equal(verdict.effect, "confirmed");
+  assert.match(verdict.summary, /push button "label" changed/);
 });
 
 Deno.test("Witness.settle looks again when the watched app reports an event", async () => {

@@ -1,8 +1,8 @@
 /**
  * launch_app on Windows: executables start with CreateProcess (through Deno.Command);
  * shortcuts, documents and URLs go through ShellExecuteExW, which returns the process
- * handle when one is created. Names resolve against Start-menu shortcuts, App Paths and
- * PATH.
+ * handle when one is created, and so do console programs (which then get a console window).
+ * Names resolve against Start-menu shortcuts, App Paths, PATH and the accessories folder.
  *
  * @module
  */
@@ -13,6 +13,7 @@ import { SEE_MASK, shell32, SHELLEXECUTEINFOW } from "../../../ffi/windows/shell
 import { SW } from "../../../ffi/windows/user32.ts";
 import type { LaunchRequest, LaunchResult } from "../types.ts";
 import { type AppEntry, installedApps } from "./app_entries.ts";
+import { isConsoleProgram } from "./pe_image.ts";
 import { baseName, processStartTime } from "./processes.ts";
 
 /** Looks like a URL (scheme:…) rather than a path ("C:\\…" has a one-letter scheme). */
@@ -125,10 +126,21 @@ function spawnExecutable(path: string, args: string[]): number {
   }
 }
 
-/** Resolves an app name against installed apps, then PATH. */
+/**
+ * Folders of programs Windows ships outside PATH and App Paths (WordPad, under Wine too), where a
+ * bare name is looked for last.
+ */
+export function accessoryFolders(env: (n: string) => string | undefined = (n) => Deno.env.get(n)): string[] {
+  return [env("ProgramFiles"), env("ProgramFiles(x86)"), env("ProgramW6432")]
+    .filter((dir): dir is string => !!dir)
+    .map((dir) => `${dir.replace(/[\\/]$/, "")}\\Windows NT\\Accessories`);
+}
+
+/** Resolves an app name against installed apps, then PATH, then the accessories folders. */
 export function resolveApp(
   entries: readonly AppEntry[],
   name: string,
+  env: (n: string) => string | undefined = (n) => Deno.env.get(n),
 ): { path: string; shell: boolean } | null {
   const wanted = name.trim().toLowerCase().replace(/\.exe$/, "");
   const entry = entries.find((e) => e.name.toLowerCase() === wanted) ??
@@ -142,8 +154,12 @@ export function resolveApp(
     });
   }
   if (partial.length === 1) return { path: partial[0].launchPath, shell: partial[0].kind === "shortcut" };
-  const onPath = findOnPath(name.trim());
-  return onPath ? { path: onPath, shell: false } : null;
+  const onPath = findOnPath(name.trim(), env);
+  if (onPath) return { path: onPath, shell: false };
+  if (/[\\/]/.test(name)) return null;
+  const file = /\.exe$/i.test(name.trim()) ? name.trim() : `${name.trim()}.exe`;
+  const accessory = accessoryFolders(env).map((dir) => `${dir}\\${file}`).find(exists);
+  return accessory ? { path: accessory, shell: false } : null;
 }
 
 /** Launches what a request names. */
@@ -180,7 +196,10 @@ export async function launch(request: LaunchRequest): Promise<LaunchResult> {
     return { pid, name: urls[0], startTime: pid ? processStartTime(pid) : null, command: urls.join(" ") };
   }
   const argv = [...args, ...urls];
-  const pid = target.shell ? shellOpen(target.path, argv) : spawnExecutable(target.path, argv);
+  // A console program started by the shell gets a console window of its own (CREATE_NEW_CONSOLE);
+  // spawned directly it would share the driver's console, or run without one and see end of input.
+  const shell = target.shell || isConsoleProgram(target.path);
+  const pid = shell ? shellOpen(target.path, argv) : spawnExecutable(target.path, argv);
   return {
     pid,
     name: baseName(target.path).replace(/\.lnk$/i, ""),

@@ -16,7 +16,7 @@ import { makeLParam } from "../../../../ffi/windows/_win.ts";
 import { kernel32 } from "../../../../ffi/windows/kernel32.ts";
 import type { UiaElement } from "../../../../ffi/windows/uia.ts";
 import { currentPattern } from "../../../../ffi/windows/uia_patterns.ts";
-import { accessibleFromWindow, OBJID } from "../../../../ffi/windows/oleacc.ts";
+import { accessibleFromWindow, OBJID, STATE_SYSTEM } from "../../../../ffi/windows/oleacc.ts";
 import { CONTROL_MSG, MK, SB, user32, WM } from "../../../../ffi/windows/user32.ts";
 import { handle } from "../../../../ffi/windows/_win.ts";
 import { AxRole, type ElementState, type Rect, type ValueRange } from "../../types.ts";
@@ -34,6 +34,8 @@ import {
   windowOwner,
   windowRect,
 } from "../win32/hwnd.ts";
+import { isConsoleWindow, readConsole } from "../win32/console.ts";
+import { chooseOption, comboDropped, optionNow, toggleDropDown } from "./combo_options.ts";
 import { itemNow } from "./control_items.ts";
 import { msaaFacts, rangeOf } from "./hwnd_tree.ts";
 import { invokeMenuCommand, menuItemState } from "./menu.ts";
@@ -41,6 +43,7 @@ import {
   type HwndRef,
   type ItemRef,
   type MenuRef,
+  type OptionRef,
   type ScrollRef,
   staleElement,
   type UiaRef,
@@ -73,8 +76,11 @@ export class ElementOps {
     this.#live(ref);
     if (ref.kind === "menu") return ref.command ? ["click"] : [];
     if (ref.kind === "scroll") return [];
-    if (ref.kind === "hwnd") return CLICKABLE_ROLES.has(ref.role) ? ["click"] : [];
+    if (ref.kind === "hwnd") {
+      return CLICKABLE_ROLES.has(ref.role) || ref.role === AxRole.ComboBox ? ["click"] : [];
+    }
     if (ref.kind === "item") return this.#item(ref) ? ["click"] : [];
+    if (ref.kind === "option") return this.#option(ref) ? ["click"] : [];
     const element = this.#uiaElement(ref);
     const names: string[] = [];
     for (
@@ -99,9 +105,12 @@ export class ElementOps {
     if (ref.kind === "item") {
       return action === "click" && await this.#postItemClick(ref);
     }
+    if (ref.kind === "option") return action === "click" && !!this.#option(ref) && chooseOption(ref);
     if (ref.kind === "hwnd") {
       if (action !== "click" && action !== "dodefault") return false;
       if (action === "dodefault") return msaaDefaultAction(ref);
+      // A combo box opens its list on its own message: a posted button press needs its focus first.
+      if (ref.role === AxRole.ComboBox) return toggleDropDown(ref.hwnd);
       await this.#postClick(ref);
       return true;
     }
@@ -168,9 +177,31 @@ export class ElementOps {
     return true;
   }
 
+  /** The option as it is now; a stale token when it is gone or renamed. */
+  #option(ref: OptionRef): { selected: boolean } {
+    const now = optionNow(ref);
+    if (!now) {
+      throw new DriverError(
+        "stale_element_token",
+        `The combo box option "${ref.name}" is no longer at position ${ref.index}`,
+        { hint: "call get_window_state to refresh element tokens" },
+      );
+    }
+    return now;
+  }
+
   state(ref: WindowsRef): ElementState {
     this.#live(ref);
     if (ref.kind === "item") return this.#item(ref).state;
+    if (ref.kind === "option") {
+      const { selected } = this.#option(ref);
+      return elementState({
+        role: ref.role,
+        bits: selected ? STATE_SYSTEM.SELECTED : 0,
+        windowEnabled: true,
+        windowVisible: comboDropped(ref.hwnd),
+      });
+    }
     if (ref.kind === "scroll") {
       const info = scrollInfo(ref.hwnd, ref.bar);
       if (!info) throw staleElement(ref);
@@ -216,7 +247,7 @@ export class ElementOps {
     if (ref.kind === "hwnd") {
       return user32.symbols.IsWindowVisible(hwnd(ref.hwnd)) ? windowRect(ref.hwnd) : null;
     }
-    if (ref.kind === "menu") return null;
+    if (ref.kind === "menu" || ref.kind === "option") return null;
     if (ref.kind === "scroll") {
       return scrollBarNodes(ref.hwnd, 0, -1).find((n) => (n.ref as ScrollRef).bar === ref.bar)?.frame ?? null;
     }
@@ -228,6 +259,11 @@ export class ElementOps {
 
   text(ref: WindowsRef): string {
     this.#live(ref);
+    if (ref.kind === "hwnd" && ref.role === AxRole.Terminal && isConsoleWindow(ref.hwnd)) {
+      const screen = readConsole(ref.hwnd);
+      if (screen === null) throw hung(ref);
+      return screen.text;
+    }
     if (ref.kind === "hwnd") {
       const text = controlText(ref.hwnd);
       if (text === null) throw hung(ref);
@@ -235,6 +271,7 @@ export class ElementOps {
     }
     if (ref.kind === "menu" || ref.kind === "scroll") return "";
     if (ref.kind === "item") return this.#item(ref) && ref.name;
+    if (ref.kind === "option") return this.#option(ref) && ref.name;
     const element = this.#uiaElement(ref);
     using value = tryPattern(element, "Value");
     if (value) return value.value();
@@ -262,13 +299,17 @@ export class ElementOps {
     if (current === null) throw hung(ref);
     const at = utf16Index(current, offset);
     if (sendMessage(ref.hwnd, CONTROL_MSG.EM_SETSEL, at, at) === null) throw hung(ref);
-    return sendMessageBuffer(ref.hwnd, CONTROL_MSG.EM_REPLACESEL, 1, wstr(text)) !== null;
+    return sendMessageBuffer(ref.hwnd, CONTROL_MSG.EM_REPLACESEL, 1, wstr(controlLineEnds(text))) !== null;
   }
 
   setText(ref: WindowsRef, text: string): boolean {
     this.#live(ref);
-    if (ref.kind === "hwnd") return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, text);
-    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item") return false;
+    if (ref.kind === "hwnd") {
+      return TEXT_ROLES.has(ref.role) && setControlText(ref.hwnd, controlLineEnds(text));
+    }
+    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item" || ref.kind === "option") {
+      return false;
+    }
     using value = tryPattern(this.#uiaElement(ref), "Value");
     if (!value) return false;
     value.setValue(text);
@@ -292,7 +333,7 @@ export class ElementOps {
         step: 1,
       };
     }
-    if (ref.kind === "menu" || ref.kind === "item") throw noValue(ref);
+    if (ref.kind === "menu" || ref.kind === "item" || ref.kind === "option") throw noValue(ref);
     using range = tryPattern(this.#uiaElement(ref), "RangeValue");
     if (!range) throw noValue(ref);
     return { current: range.value(), min: range.minimum(), max: range.maximum(), step: range.smallChange() };
@@ -328,7 +369,9 @@ export class ElementOps {
 
   grabFocus(ref: WindowsRef): boolean {
     this.#live(ref);
-    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item") return false;
+    if (ref.kind === "menu" || ref.kind === "scroll" || ref.kind === "item" || ref.kind === "option") {
+      return false;
+    }
     if (ref.kind === "uia") {
       this.#uiaElement(ref).setFocus();
       return true;
@@ -357,6 +400,14 @@ function tryPattern<
   } catch {
     return null;
   }
+}
+
+/**
+ * Text with its line ends as edit controls take them (CR LF: a lone LF would stay in the text
+ * as a character and be saved so; a rich edit turns CR LF into its paragraph mark).
+ */
+export function controlLineEnds(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, "\r\n");
 }
 
 function msaaDefaultAction(ref: HwndRef): boolean {

@@ -4,7 +4,9 @@
  * described by MSAA (`AccessibleObjectFromWindow(child, OBJID_CLIENT)`: role, name,
  * state, value) with the control's own messages filling in (WM_GETTEXT, BM_GETCHECK,
  * trackbar positions) and its class where MSAA does not answer, plus the menu bar and
- * the items tree views, list views and tab controls draw themselves (control_items.ts).
+ * the items tree views, list views and tab controls draw themselves (control_items.ts) and
+ * the options of combo boxes (combo_options.ts); a console window gets one terminal node
+ * holding its screen buffer.
  *
  * This is the tree source where UI Automation's tree walk is unavailable: legacy apps
  * on real Windows, and every app under Wine (whose UIA cache requests and tree walkers
@@ -34,6 +36,8 @@ import {
   windowRect,
   windowTitle,
 } from "../win32/hwnd.ts";
+import { isConsoleWindow, readConsole } from "../win32/console.ts";
+import { comboOptionNodes } from "./combo_options.ts";
 import { controlItemNodes, itemControlOf } from "./control_items.ts";
 import { appendMenuBar } from "./menu.ts";
 import { scrollBarNodes } from "./scroll_bars.ts";
@@ -143,7 +147,8 @@ function describeControl(
   const interfaces: AxInterface[] = [AxInterface.Component];
   if (isText) interfaces.push(AxInterface.Text, ...(state.editable ? [AxInterface.EditableText] : []));
   if (range) interfaces.push(AxInterface.Value);
-  const actions = CLICKABLE_ROLES.has(role) ? ["click"] : [];
+  // A combo box's click opens (or closes) its list.
+  const actions = CLICKABLE_ROLES.has(role) || role === AxRole.ComboBox ? ["click"] : [];
   if (actions.length) interfaces.push(AxInterface.Action);
   const ref: HwndRef = { kind: "hwnd", hwnd: windowId, role };
   return {
@@ -163,6 +168,34 @@ function describeControl(
     actions,
     interfaces,
     frame: windowRect(windowId),
+    ref,
+  };
+}
+
+/**
+ * The text area of a console window: its screen buffer (the last rows as the value; all of it
+ * through text()), focused whenever the window is, since a console's input has nowhere else to go.
+ */
+function consoleNode(windowId: number, frame: Rect | null): AxNode {
+  const screen = readConsole(windowId);
+  const ref: HwndRef = { kind: "hwnd", hwnd: windowId, role: AxRole.Terminal };
+  return {
+    role: AxRole.Terminal,
+    platformRole: "Console",
+    name: windowTitle(windowId),
+    description: "",
+    value: screen ? screen.text.slice(-MAX_VALUE) : null,
+    depth: 1,
+    parent: 0,
+    enabled: true,
+    focused: true,
+    selected: null,
+    showing: true,
+    editable: true,
+    focusable: true,
+    actions: [],
+    interfaces: [AxInterface.Component, AxInterface.Text],
+    frame,
     ref,
   };
 }
@@ -197,6 +230,7 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
   if (options.maxDepth >= 1) {
     appendMenuBar(windowId, nodes, 0, 1, Math.max(0, options.maxNodes - nodes.length));
   }
+  if (options.maxDepth >= 1 && isConsoleWindow(windowId)) nodes.push(consoleNode(windowId, frame));
   const focus = focusedControl(windowId);
   const walk = (parentWindow: number, parentIndex: number, depth: number) => {
     let label = "";
@@ -215,6 +249,9 @@ export function hwndTree(windowId: number, options: AxSnapshotOptions): AxTree {
       nodes.push(node);
       if (depth + 1 <= options.maxDepth) {
         nodes.push(...scrollBarNodes(child, depth + 1, index));
+        if (node.role === AxRole.ComboBox) {
+          nodes.push(...comboOptionNodes(child, depth + 1, index, options.maxNodes - nodes.length));
+        }
         const items = itemControlOf(child);
         if (items) {
           const found = controlItemNodes(child, items, {

@@ -25,6 +25,7 @@ import { descendantWindows, isWindow } from "../win32/hwnd.ts";
 import { ElementOps } from "./element_ops.ts";
 import { hwndTree } from "./hwnd_tree.ts";
 import { asRef, type UiaRef } from "./refs.ts";
+import { sampleProcess } from "./sample.ts";
 import { buildUiaTree, SNAPSHOT_PROPERTIES } from "./uia_tree.ts";
 import { ComCachedElement } from "./uia_com.ts";
 
@@ -161,12 +162,25 @@ export class Win32Accessibility implements AccessibilityBackend {
     return Promise.resolve(this.#ops.grabFocus(asRef(ref)));
   }
 
-  /**
-   * No accessibility sample yet on this platform: actions are judged by the window's
-   * pixels (the witness's last resort) until the tree is compared here too.
-   */
-  sample(): Promise<AppStateSample | null> {
-    return Promise.resolve(null);
+  /** Actions are confirmed only from the controls' own state (see sample.ts), never from pixels alone. */
+  readonly confirmsFromStateOnly = true;
+
+  /** The visible windows of `pid` and their controls by their own state, and the states of `refs`. */
+  sample(pid: number, refs: readonly unknown[]): Promise<AppStateSample | null> {
+    try {
+      const own = refs.flatMap((ref) => {
+        try {
+          return [asRef(ref)];
+        } catch {
+          return [];
+        }
+      });
+      return Promise.resolve(
+        sampleProcess(pid, own, (ref) => this.#ops.state(ref), (ref) => this.#ops.text(ref)),
+      );
+    } catch {
+      return Promise.resolve(null);
+    }
   }
 
   /** Releases every held COM object. */

@@ -53,6 +53,16 @@ export interface ItemRef {
   role: AxRole;
 }
 
+/** An option of a Win32 combo box (combo_options.ts), by index and its text when the snapshot was taken. */
+export interface OptionRef {
+  kind: "option";
+  /** The combo box. */
+  hwnd: number;
+  index: number;
+  name: string;
+  role: AxRole;
+}
+
 /** A UI Automation element, held by the back end until the next snapshot of its window. */
 export interface UiaRef {
   kind: "uia";
@@ -62,7 +72,7 @@ export interface UiaRef {
 }
 
 /** Every kind of element handle. */
-export type WindowsRef = HwndRef | MenuRef | ScrollRef | ItemRef | UiaRef;
+export type WindowsRef = HwndRef | MenuRef | ScrollRef | ItemRef | OptionRef | UiaRef;
 
 /**
  * Checks that `ref` is one of ours.
@@ -73,7 +83,7 @@ export function asRef(ref: unknown): WindowsRef {
   const candidate = ref as Partial<WindowsRef> | null;
   if (
     candidate && typeof candidate === "object" && typeof candidate.hwnd === "number" &&
-    ["hwnd", "menu", "scroll", "item", "uia"].includes(candidate.kind as string)
+    ["hwnd", "menu", "scroll", "item", "option", "uia"].includes(candidate.kind as string)
   ) {
     return candidate as WindowsRef;
   }

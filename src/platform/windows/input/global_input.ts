@@ -8,7 +8,10 @@
 import { handleValue } from "../../../../ffi/windows/_win.ts";
 import { user32 } from "../../../../ffi/windows/user32.ts";
 import type { MouseButton, Point, RawKeyboard, RawPointer } from "../../types.ts";
+import { DriverError } from "../../../core/errors.ts";
+import { isConsoleWindow, textKeys, writeConsoleKeys } from "../win32/console.ts";
 import { sendMessage } from "../win32/hwnd.ts";
+import { consoleKey } from "./console_keys.ts";
 import { VK } from "./key_codes.ts";
 import { type KeyEvent, keyInputs, pointerInputs, sendInputs } from "./send_input.ts";
 import { resolveKey } from "./keys.ts";
@@ -79,13 +82,37 @@ export class SendInputPointer implements RawPointer {
   }
 }
 
-/** The system keyboard. */
+/** The foreground window when it is a console window, else 0. */
+function foregroundConsole(): number {
+  const foreground = handleValue(user32.symbols.GetForegroundWindow());
+  return foreground && isConsoleWindow(foreground) ? foreground : 0;
+}
+
+function unreachableConsole(windowId: number): DriverError {
+  return new DriverError("delivery_failed", `Cannot reach the input of the console in window ${windowId}`, {
+    hint: "check that the console's program still runs",
+  });
+}
+
+/**
+ * The user's keyboard through SendInput. A console window in the foreground gets key records in
+ * its input buffer instead (win32/console.ts): Wine's console drops SendInput's Unicode packets,
+ * and records carry any character on Windows too.
+ */
 export class SendInputKeyboard implements RawKeyboard {
   #held: { vk: number; extended: boolean }[] = [];
   constructor(readonly settler: InputSettler) {}
 
   press(key: string, modifiers: readonly string[]): Promise<void> {
     const resolved = resolveKey(key);
+    const console = foregroundConsole();
+    if (console) {
+      const named = modifiers.map((m) => resolveKey(m)).flatMap((m) =>
+        m.kind === "modifier" ? [m.modifier] : []
+      );
+      if (!writeConsoleKeys(console, [consoleKey(key, named)])) throw unreachableConsole(console);
+      return Promise.resolve();
+    }
     const mods = modifiers.map((m) => resolveKey(m)).flatMap((m) => m.kind === "modifier" ? [m.vk] : []);
     const events: KeyEvent[] = [];
     if (resolved.kind === "text") {
@@ -135,6 +162,18 @@ export class SendInputKeyboard implements RawKeyboard {
   async typeText(text: string, delayMs = 0): Promise<number> {
     let delivered = 0;
     const characters = [...text];
+    const console = foregroundConsole();
+    if (console) {
+      for (const part of delayMs > 0 ? characters : [text]) {
+        if (!writeConsoleKeys(console, textKeys(part))) {
+          if (delivered === 0) throw unreachableConsole(console);
+          break;
+        }
+        delivered += [...part].length;
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      return delivered;
+    }
     // Without a delay, one SendInput batch per 64 characters keeps each batch atomic and small.
     const chunk = delayMs > 0 ? 1 : 64;
     for (let i = 0; i < characters.length; i += chunk) {

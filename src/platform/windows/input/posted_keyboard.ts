@@ -11,6 +11,9 @@
  * SetKeyboardState for the keys it posts, waits until the app handled them, and puts the
  * state back.
  *
+ * A console window gets key records in its input buffer instead (win32/console.ts): posted
+ * messages would lose every character no key of the layout types.
+ *
  * @module
  */
 import { DriverError } from "../../../core/errors.ts";
@@ -18,7 +21,9 @@ import { handleValue } from "../../../../ffi/windows/_win.ts";
 import { kernel32 } from "../../../../ffi/windows/kernel32.ts";
 import { GUITHREADINFO, MAPVK, MK, user32, WM } from "../../../../ffi/windows/user32.ts";
 import type { RawKeyboard } from "../../types.ts";
+import { type ConsoleKey, isConsoleWindow, textKeys, writeConsoleKeys } from "../win32/console.ts";
 import { isWindow, rootOf, windowOwner } from "../win32/hwnd.ts";
+import { consoleKey } from "./console_keys.ts";
 import { VK } from "./key_codes.ts";
 import { type ModifierName, resolveKey } from "./keys.ts";
 import type { PostedQueue } from "./post.ts";
@@ -89,6 +94,10 @@ export class PostedKeyboard implements RawKeyboard {
     const extra = modifiers.map((m) => resolveKey(m)).flatMap((m) =>
       m.kind === "modifier" ? [m.modifier] : []
     );
+    if (isConsoleWindow(this.#window)) {
+      this.#toConsole([consoleKey(key, [...this.#modifiers, ...extra])]);
+      return;
+    }
     if (resolved.kind === "text") {
       if (extra.length > 0 || this.#modifiers.size > 0) {
         throw new DriverError(
@@ -178,6 +187,7 @@ export class PostedKeyboard implements RawKeyboard {
         },
       );
     }
+    if (isConsoleWindow(this.#window)) return this.#typeConsole(text, delayMs);
     let delivered = 0;
     for (const character of text) {
       this.#postText(control, character);
@@ -186,6 +196,31 @@ export class PostedKeyboard implements RawKeyboard {
         await this.queue.flush(control);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
+    }
+    return delivered;
+  }
+
+  /** Keys into the console's input buffer (the records a console reads); refused when it cannot be reached. */
+  #toConsole(keys: ConsoleKey[]): number {
+    const written = writeConsoleKeys(this.#window, keys);
+    if (written === 0 && keys.length > 0) {
+      throw new DriverError(
+        "background_unavailable",
+        `Cannot reach the input of the console in window ${this.#window}; nothing was sent`,
+        { effect: "refused", hint: "check that the console's program still runs" },
+      );
+    }
+    return written;
+  }
+
+  /** Text into a console, one code point at a time (its UTF-16 units in one write), paced by `delayMs`. */
+  async #typeConsole(text: string, delayMs: number): Promise<number> {
+    if (delayMs <= 0) return codePointsWritten(this.#toConsole(textKeys(text)), text);
+    let delivered = 0;
+    for (const character of text) {
+      this.#toConsole(textKeys(character));
+      delivered++;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     return delivered;
   }
@@ -243,6 +278,18 @@ export class PostedKeyboard implements RawKeyboard {
       user32.symbols.AttachThreadInput(ours, theirs, 0);
     }
   }
+}
+
+/** How many code points of `text` went in when `written` of its console keys (one per UTF-16 unit) did. */
+function codePointsWritten(written: number, text: string): number {
+  if (written >= textKeys(text).length) return [...text].length;
+  let units = 0, whole = 0;
+  for (const character of text.replaceAll("\r\n", "\n")) {
+    units += character.length;
+    if (units > written) break;
+    whole++;
+  }
+  return whole;
 }
 
 /** The window that currently has keyboard focus in the foreground thread (for tests and health). */
