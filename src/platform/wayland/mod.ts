@@ -1,0 +1,135 @@
+/**
+ * The Wayland back end: native windows of a Wayland session through the compositor's own
+ * protocols over the wire client (`wire/`): foreign-toplevel and sway's IPC for windows,
+ * screencopy for capture, the virtual pointer and keyboard for foreground input, data-control
+ * for the clipboard; AT-SPI, app launch and text recognition are the Linux ones, imported.
+ * wlroots compositors are driven by the globals they offer, not by name; GNOME and KDE are
+ * detected and what they lack is refused with its reason (`health.ts`, `permissions.ts`).
+ *
+ * @module
+ */
+import type {
+  AccessibilityBackend,
+  AgentCursorBackend,
+  AppBackend,
+  Backend,
+  HealthCheck,
+  PerceptionBackend,
+  PermissionCheck,
+} from "../types.ts";
+import type { LinuxApps } from "../linux/apps.ts";
+import type { AtspiAccessibility } from "../linux/atspi/mod.ts";
+import { lazyFacility } from "../linux/lazy_facility.ts";
+import type { LinuxPerception } from "../linux/perception/mod.ts";
+import { createLinuxSystem } from "../linux/system.ts";
+import { WaylandClipboard } from "./clipboard.ts";
+import type { WaylandSession } from "./detect.ts";
+import { WaylandDisplay } from "./display.ts";
+import { WaylandInput } from "./input.ts";
+import { WaylandScreen } from "./screen.ts";
+import { Screencopy } from "./screencopy.ts";
+import { SwayIpc } from "./sway_ipc.ts";
+import { ToplevelList } from "./toplevels.ts";
+import { WaylandWindows } from "./windows.ts";
+
+export { detectWaylandSession, type WaylandSession } from "./detect.ts";
+
+/** Options of {@linkcode createWaylandBackend}. */
+export interface WaylandBackendOptions {
+  log?: (line: string) => void;
+}
+
+/** The agent cursor: no client may put a surface above others on every wlroots compositor. */
+class NoAgentCursor implements AgentCursorBackend {
+  unavailableReason(): Promise<string | null> {
+    return Promise.resolve(
+      "agent cursors are not drawn on Wayland (an overlay needs layer-shell, which this driver does not use yet)",
+    );
+  }
+  draw(): void {}
+  hide(): void {}
+  remove(): void {}
+}
+
+/** Creates the back end for a detected session. */
+export function createWaylandBackend(session: WaylandSession, options: WaylandBackendOptions = {}): Backend {
+  // Apps this process starts join the session.
+  Deno.env.set("WAYLAND_DISPLAY", session.display);
+  Deno.env.set("XDG_RUNTIME_DIR", session.runtimeDir);
+  if (session.swaySocket) Deno.env.set("SWAYSOCK", session.swaySocket);
+
+  const display = new WaylandDisplay(session.socket);
+  const sway = session.swaySocket ? new SwayIpc(session.swaySocket) : null;
+  const windows = new WaylandWindows(new ToplevelList(display), sway);
+  const input = new WaylandInput(display, windows);
+  const screen = new WaylandScreen(display, new Screencopy(display), windows, input.pointerDevice);
+  const clipboard = new WaylandClipboard(display);
+
+  const accessibility = lazyFacility<AtspiAccessibility>(async () => {
+    const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
+      import("../linux/atspi/mod.ts"),
+      import("../linux/a11y_env.ts"),
+    ]);
+    return new AtspiAccessibility({
+      windowBounds: (windowId) => windows.bounds(windowId),
+      explainMissing: whyNoAccessibility,
+    });
+  });
+  const apps = lazyFacility<LinuxApps>(async () => {
+    const [{ LinuxApps }, { ACCESSIBILITY_ENV }] = await Promise.all([
+      import("../linux/apps.ts"),
+      import("../linux/a11y_env.ts"),
+    ]);
+    const env: Record<string, string> = {
+      ...ACCESSIBILITY_ENV,
+      WAYLAND_DISPLAY: session.display,
+      XDG_RUNTIME_DIR: session.runtimeDir,
+      XDG_SESSION_TYPE: "wayland",
+    };
+    // Qt 5 starts on X11 unless told; with no X display it would not start at all.
+    if (!Deno.env.get("QT_QPA_PLATFORM")) env.QT_QPA_PLATFORM = "wayland";
+    return new LinuxApps({ env });
+  });
+  const perception = lazyFacility<LinuxPerception>(async () =>
+    new (await import("../linux/perception/mod.ts")).LinuxPerception()
+  );
+
+  return {
+    os: "linux",
+    description: `Wayland ${session.display} (${session.compositor})`,
+    screen,
+    windows,
+    apps: apps.facility as AppBackend,
+    accessibility: accessibility.facility as AccessibilityBackend,
+    clipboard,
+    input,
+    perception: perception.facility as PerceptionBackend,
+    agentCursor: new NoAgentCursor(),
+    system: createLinuxSystem(),
+    async permissions(): Promise<PermissionCheck[]> {
+      const { waylandPermissions } = await import("./permissions.ts");
+      return await waylandPermissions(session);
+    },
+    async health(names: readonly string[]): Promise<HealthCheck[]> {
+      const [{ waylandHealth }, atspi] = await Promise.all([import("./health.ts"), accessibility.load()]);
+      return await waylandHealth({ session, screen, windows, accessibility: atspi }, names);
+    },
+    async close() {
+      const steps: (() => unknown)[] = [
+        () => perception.loaded()?.close(),
+        () => input.releaseAll(),
+        () => clipboard.dispose(),
+        () => accessibility.loaded()?.close(),
+        () => screen.dispose(),
+        () => display.close(),
+      ];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          options.log?.(`closing: ${(error as Error).message}`);
+        }
+      }
+    },
+  };
+}
