@@ -59,6 +59,7 @@ export class Screencopy {
     let offered = false;
     let yInvert = false;
     const frameState = { value: "pending" as "pending" | "ready" | "failed" };
+    const status = () => frameState.value;
     const version = wire.version("zwlr_screencopy_manager_v1");
     wire.listen(frame, (event) => {
       switch (event.name) {
@@ -102,7 +103,7 @@ export class Screencopy {
       }
       await wire.dispatchUntil(() => offered, "a screencopy buffer offer", CAPTURE_TIMEOUT_MS);
       const got = offer as Offer | null;
-      if (frameState.value === "failed" || !got) {
+      if (status() === "failed" || !got) {
         throw new DriverError("capture_failed", "The compositor refused the capture");
       }
       if (got.format !== ShmFormat.XRGB8888 && got.format !== ShmFormat.ARGB8888) {
@@ -111,11 +112,11 @@ export class Screencopy {
       const buffer = this.#bufferFor(connected, got);
       wire.request(frame, "copy", [buffer.buffer]);
       await wire.dispatchUntil(
-        () => frameState.value !== "pending",
+        () => status() !== "pending",
         "a screencopy frame",
         CAPTURE_TIMEOUT_MS,
       );
-      if (frameState.value === "failed") {
+      if (status() === "failed") {
         throw new DriverError("capture_failed", "The compositor failed the copy");
       }
       return toImage(buffer.memory.bytes, got, yInvert);
