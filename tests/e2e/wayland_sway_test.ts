@@ -255,6 +255,40 @@ Deno.test({
       await waitUntil("the sentinel's focus back", sentinelFocused);
     });
 
+    await t.step("scroll and drag land in the foreground", async () => {
+      // The fixture's own geometry of its widgets (window pixels: a tiled GTK3 window has no CSD margin).
+      const centre = (name: string) => {
+        const box = target.widgets[name];
+        return [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
+      };
+      const [sx, sy] = centre("scroll-tall");
+      const scrolled = await mcp.call("scroll", {
+        target: { kind: "window", pid: target.pid, window_id: windowId },
+        x: sx,
+        y: sy,
+        direction: "down",
+        amount: 3,
+        delivery_mode: "foreground",
+      });
+      assert.equal(scrolled.isError, undefined, JSON.stringify(scrolled.structuredContent));
+      await target.waitFor((e) => Number(e.scroll_offset) > 0);
+      await waitUntil("the sentinel's focus back", sentinelFocused);
+
+      const [x, y] = centre("drag-area");
+      const dragged = await mcp.call("drag", {
+        target: { kind: "window", pid: target.pid, window_id: windowId },
+        from_x: x - 60,
+        from_y: y,
+        to_x: x + 60,
+        to_y: y,
+        delivery_mode: "foreground",
+      });
+      assert.equal(dragged.isError, undefined, JSON.stringify(dragged.structuredContent));
+      const entry = await target.waitFor((e) => Number(e.drags) === 1);
+      assert.equal(Number(entry.drag_distance), 120, JSON.stringify(entry));
+      await waitUntil("the sentinel's focus back", sentinelFocused);
+    });
+
     await t.step("the clipboard round-trips with wl-copy and wl-paste", async () => {
       const written = await mcp.call("clipboard_write", { text: "from the driver ✓" });
       assert.equal(written.isError, undefined, JSON.stringify(written.structuredContent));
@@ -283,9 +317,54 @@ Deno.test({
       void sentinelId;
     });
 
+    await t.step("an SSH shell (no WAYLAND_DISPLAY) attaches to the logged-in Wayland session", async () => {
+      const { WAYLAND_DISPLAY: _display, SWAYSOCK: _sway, ...ssh } = env;
+      await using attached = new McpLines(ssh, ["--desktop", "auto"]);
+      await attached.initialize();
+      const windows = (await attached.call("list_windows", {})).structuredContent.windows as Json[];
+      assert.ok(windows.some((w) => w.pid === target.pid && w.window_system === "wayland"), JSON.stringify(windows));
+      const { code, stderr } = await attached.close();
+      assert.equal(code, 0, stderr);
+      assert.match(stderr, /attaching to Wayland session wayland-\d+ \(sway; found by the socket /, stderr);
+    });
+
+    await t.step("a lost compositor gives a structured error and the server keeps serving", async () => {
+      await sway.stop();
+      const failed = await mcp.fails("list_windows", {}, "display_unavailable");
+      assert.match(failed.message, /sway|Wayland|compositor/, failed.message);
+      const again = await mcp.fails("get_desktop_state", {}, "display_unavailable");
+      assert.ok(again.hint, "with a hint");
+      const tools = await mcp.request("tools/list", {});
+      assert.ok(tools.result.tools.length > 0, "still serving");
+    });
+
     const { code, stderr } = await mcp.close();
     assert.equal(code, 0, stderr);
     assert.match(stderr, /using Wayland session/, "says what it chose");
     await Deno.remove(outDir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "wayland: WAYLAND_DISPLAY without a compositor is an error, never a private X desktop",
+  async fn() {
+    const runtimeDir = await Deno.makeTempDir({ prefix: "cua-no-compositor-" });
+    const env = denoEnv({
+      XDG_RUNTIME_DIR: runtimeDir,
+      WAYLAND_DISPLAY: "wayland-gone",
+      CUA_DRIVER_CONFIG_DIR: runtimeDir,
+    });
+    try {
+      await using mcp = new McpLines(env, ["--desktop", "auto"]);
+      await mcp.initialize();
+      const failed = await mcp.fails("list_windows", {}, "display_unavailable");
+      assert.match(failed.message, /WAYLAND_DISPLAY=wayland-gone/);
+      const health = (await mcp.call("health_report", { include: ["display"] })).structuredContent;
+      assert.notEqual(health.status, "ok", JSON.stringify(health).slice(0, 400));
+      const { stderr } = await mcp.close();
+      assert.doesNotMatch(stderr, /embedded desktop|private X11/, "no private desktop was started");
+    } finally {
+      await Deno.remove(runtimeDir, { recursive: true });
+    }
   },
 });
