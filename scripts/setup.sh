@@ -40,6 +40,9 @@ want mousepad
 want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
 # xrandr: extra monitors on a test X server, and the independent reader of its monitor list.
 want x11-xserver-utils
+# The Wayland tests (tests/e2e/wayland_sway_test.ts): headless sway, and grim and wl-clipboard as independent
+# readers of its output and clipboard.
+want sway grim wl-clipboard
 # Perception (parse_visual_regions).
 want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then
