@@ -322,7 +322,10 @@ Deno.test({
       await using attached = new McpLines(ssh, ["--desktop", "auto"]);
       await attached.initialize();
       const windows = (await attached.call("list_windows", {})).structuredContent.windows as Json[];
-      assert.ok(windows.some((w) => w.pid === target.pid && w.window_system === "wayland"), JSON.stringify(windows));
+      assert.ok(
+        windows.some((w) => w.pid === target.pid && w.window_system === "wayland"),
+        JSON.stringify(windows),
+      );
       const { code, stderr } = await attached.close();
       assert.equal(code, 0, stderr);
       assert.match(stderr, /attaching to Wayland session wayland-\d+ \(sway; found by the socket /, stderr);

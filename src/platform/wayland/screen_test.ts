@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { intersects, uncapturable } from "./screen.ts";
 import type { NativeWindow } from "./windows.ts";
 
-function window(id: number, z: number, x: number, width: number, extra: Partial<NativeWindow> = {}): NativeWindow {
+function window(
+  id: number,
+  z: number,
+  x: number,
+  width: number,
+  extra: Partial<NativeWindow> = {},
+): NativeWindow {
   return {
     windowId: id,
     pid: 1,
