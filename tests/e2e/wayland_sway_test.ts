@@ -10,52 +10,13 @@
 import assert from "node:assert/strict";
 import { decodePng } from "../../src/core/image/png.ts";
 import { denoEnv } from "../_helpers/driver.ts";
-import { FIXTURE_PYTHON, startFixture } from "../_helpers/fixture_app.ts";
+import { startFixture } from "../_helpers/fixture_app.ts";
 import { type Json, McpLines } from "../_helpers/mcp_lines.ts";
+import { atspiText } from "../_helpers/atspi_reader.ts";
 import { SwaySession, swayUnavailable } from "../_helpers/sway_session.ts";
 
 const unavailable = swayUnavailable();
 if (unavailable) console.error(`wayland_sway_test: skipped: ${unavailable}`);
-
-/** The text of the named entry of process `pid`, read through AT-SPI from a fresh process. */
-async function atspiText(env: Record<string, string>, pid: number, name: string): Promise<string | null> {
-  const script = `
-import sys, gi
-gi.require_version('Atspi', '2.0')
-from gi.repository import Atspi
-desk = Atspi.get_desktop(0)
-def walk(a, d):
-    if d > 40: return None
-    try:
-        if a.get_name() == sys.argv[2]:
-            t = a.get_text_iface()
-            if t: return t.get_text(0, t.get_character_count())
-        for i in range(a.get_child_count()):
-            c = a.get_child_at_index(i)
-            if c:
-                r = walk(c, d + 1)
-                if r is not None: return r
-    except Exception:
-        return None
-    return None
-for i in range(desk.get_child_count()):
-    app = desk.get_child_at_index(i)
-    if app and app.get_process_id() == int(sys.argv[1]):
-        r = walk(app, 0)
-        if r is not None:
-            print(r)
-            break
-`;
-  const out = await new Deno.Command(FIXTURE_PYTHON, {
-    args: ["-c", script, String(pid), name],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  return text === "" ? null : text.replace(/\n$/, "");
-}
 
 /** Mean absolute difference per channel between RGBA pixels and RGB pixels of the same size. */
 function meanDifference(rgba: Uint8Array, rgb: Uint8Array): number {
