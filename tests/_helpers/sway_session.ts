@@ -1,7 +1,7 @@
 /**
  * A headless sway session of its own for a test: a private XDG_RUNTIME_DIR, a session bus, an
  * AT-SPI bus, and sway (wlroots' headless backend and pixman renderer, one 1920x1080 output, no
- * XWayland) inside a user namespace, since sway refuses to run as root. {@linkcode SwaySession.env}
+ * XWayland unless asked) inside a user namespace, since sway refuses to run as root. {@linkcode SwaySession.env}
  * is what a client of the session (the driver, an app, an independent reader) needs, with no
  * DISPLAY. {@linkcode swayUnavailable} says why sway cannot start here, for `ignore`.
  *
@@ -20,12 +20,25 @@ export function swayUnavailable(): string | null {
   return null;
 }
 
-const CONFIG = `output HEADLESS-1 resolution 1920x1080 position 0 0
+const config = (xwayland: boolean) =>
+  `output HEADLESS-1 resolution 1920x1080 position 0 0
 default_border none
 default_floating_border none
-xwayland disable
+xwayland ${xwayland ? "enable" : "disable"}
 focus_on_window_activation focus
 `;
+
+const ACCESSIBILITY = {
+  NO_AT_BRIDGE: "0",
+  ACCESSIBILITY_ENABLED: "1",
+  QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+};
+
+/** Options of {@linkcode SwaySession.start}. */
+export interface SwaySessionOptions {
+  /** Start XWayland too; its DISPLAY is then in {@linkcode SwaySession.env}. */
+  xwayland?: boolean;
+}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 15_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
@@ -53,7 +66,7 @@ export class SwaySession implements AsyncDisposable {
   }
 
   /** Starts the buses and sway and waits for sway's Wayland and IPC sockets. */
-  static async start(): Promise<SwaySession> {
+  static async start(options: SwaySessionOptions = {}): Promise<SwaySession> {
     const runtimeDir = await Deno.makeTempDir({ prefix: "cua-sway-" });
     await Deno.chmod(runtimeDir, 0o700);
     const children: Deno.ChildProcess[] = [];
@@ -108,7 +121,7 @@ export class SwaySession implements AsyncDisposable {
         const address = /'([^']+)'/.exec(new TextDecoder().decode(out.stdout))?.[1];
         return out.success && address ? address : null;
       });
-      await Deno.writeTextFile(`${runtimeDir}/sway.config`, CONFIG);
+      await Deno.writeTextFile(`${runtimeDir}/sway.config`, config(options.xwayland ?? false));
       spawn("unshare", [
         "--user",
         "--map-user=1000",
@@ -137,6 +150,16 @@ export class SwaySession implements AsyncDisposable {
         "sway's IPC",
         async () => (await session.swaymsg("-t", "get_outputs")).includes("HEADLESS-1") || null,
       );
+      if (options.xwayland) {
+        // sway 1.7 cannot be told XWayland's display; it puts it in its children's environment.
+        const file = `${runtimeDir}/xwayland-display`;
+        await session.swaymsg("exec", `printf %s "$DISPLAY" > ${file}`);
+        const display = await waitFor(
+          "XWayland's DISPLAY",
+          async () => (await Deno.readTextFile(file)) || null,
+        );
+        Object.assign(base, { DISPLAY: display });
+      }
       return session;
     } catch (error) {
       await session.stop();
@@ -151,10 +174,14 @@ export class SwaySession implements AsyncDisposable {
       DISPLAY: "",
       GDK_BACKEND: "wayland",
       QT_QPA_PLATFORM: "wayland",
-      NO_AT_BRIDGE: "0",
-      ACCESSIBILITY_ENABLED: "1",
-      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+      ...ACCESSIBILITY,
     };
+  }
+
+  /** The environment of an X11 app on XWayland (needs `xwayland: true`). */
+  xwaylandAppEnv(): Record<string, string> {
+    if (!this.env.DISPLAY) throw new Error("sway session: started without XWayland");
+    return { ...this.env, GDK_BACKEND: "x11", QT_QPA_PLATFORM: "xcb", ...ACCESSIBILITY };
   }
 
   /** Runs swaymsg with `args` and returns its stdout. */

@@ -332,3 +332,54 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "wayland (sway + XWayland): one list_windows with native and XWayland windows, each saying which",
+  ignore: unavailable !== null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using sway = await SwaySession.start({ xwayland: true });
+    await using native = await startFixture(sway.appEnv(), { title: "Wayland native" });
+    await using x11 = await startFixture(sway.xwaylandAppEnv(), { title: "XWayland client" });
+    assert.ok(x11.xid > 0, "the X11 fixture has an X window id");
+    await waitUntil("both windows in sway's tree", async () => {
+      const pids = (await sway.windows()).map((w) => w.pid);
+      return pids.includes(native.pid) && pids.includes(x11.pid);
+    });
+    const configDir = await Deno.makeTempDir({ prefix: "cua-xwayland-test-" });
+    await using mcp = new McpLines(denoEnv({ ...sway.env, CUA_DRIVER_CONFIG_DIR: configDir }), [
+      "--desktop",
+      "auto",
+    ]);
+    await mcp.initialize();
+    const windows = (await mcp.call("list_windows", {})).structuredContent.windows as Json[];
+    const mine = windows.find((w) => w.pid === native.pid);
+    const theirs = windows.find((w) => w.pid === x11.pid);
+    assert.equal(mine?.window_system, "wayland", JSON.stringify(windows));
+    assert.equal(theirs?.window_system, "x11", JSON.stringify(windows));
+    assert.equal(theirs.window_id, x11.xid, "the XWayland window is its X window id");
+    assert.equal(windows.filter((w) => w.pid === x11.pid).length, 1, "listed once");
+
+    // Each window's tree comes from its own back end; an element click lands in both apps.
+    for (const [app, window, count] of [[native, mine, 1], [x11, theirs, 1]] as const) {
+      const state = await mcp.call("get_window_state", {
+        pid: app.pid,
+        window_id: window.window_id,
+        include_screenshot: false,
+      });
+      const button = (state.structuredContent.elements as Json[]).find((e) => e.label === "btn-increment");
+      assert.ok(button, `${window.window_system}: the tree has the button`);
+      const clicked = await mcp.call("click", { element_token: button.element_token });
+      assert.equal(clicked.isError, undefined, JSON.stringify(clicked.structuredContent));
+      await app.waitFor((e) => e.counter === count);
+    }
+    const health = (await mcp.call("health_report", { include: ["display"] })).structuredContent;
+    const display = health.checks.find((c: Json) => c.name === "display");
+    assert.equal(display.data.session, "wayland", JSON.stringify(display));
+    assert.equal(display.data.xwayland?.display, sway.env.DISPLAY, "names XWayland's display too");
+    const { code, stderr } = await mcp.close();
+    assert.equal(code, 0, stderr);
+    await Deno.remove(configDir, { recursive: true });
+  },
+});

@@ -86,7 +86,17 @@ export function composeWithX11(wayland: Backend, x11: Backend): Backend {
         wayland.health(names),
         names.includes("display") ? x11.health(["display"]) : Promise.resolve([]),
       ]);
-      return [...native, ...xwayland.map((check) => ({ ...check, name: "xwayland_display" }))];
+      // XWayland's display is part of the session's display check (health_report knows no other name).
+      const x = xwayland[0];
+      return native.map((check) =>
+        check.name === "display" && x
+          ? {
+            ...check,
+            message: `${check.message}; XWayland: ${x.message}`,
+            data: { ...check.data, xwayland: { status: x.status, ...x.data } },
+          }
+          : check
+      );
     },
     async close() {
       await Promise.allSettled([wayland.close(), x11.close()]);
