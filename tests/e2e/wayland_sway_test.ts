@@ -250,6 +250,33 @@ Deno.test({
       await waitUntil("the sentinel's focus back", sentinelFocused);
     });
 
+    await t.step("a covered window's capture is refused with the reason; the tree still comes", async () => {
+      // The sentinel floats over the target's left half.
+      await sway.swaymsg(
+        `[pid=${sentinel.pid}] floating enable, resize set 600 px 500 px, move absolute position 900 100`,
+      );
+      await waitUntil("the floating sentinel", async () => {
+        const rect = (await sway.windows()).find((w) => w.pid === sentinel.pid)?.rect;
+        return rect?.x === 900 && rect.width === 600;
+      });
+      const state = await mcp.call("get_window_state", { pid: target.pid, window_id: windowId });
+      assert.equal(
+        state.structuredContent.screenshot_error?.code,
+        "capture_failed",
+        JSON.stringify(state.structuredContent).slice(0, 300),
+      );
+      assert.match(
+        state.structuredContent.screenshot_error.message,
+        new RegExp(`window ${sentinelId} .* is on top`),
+      );
+      assert.ok((state.structuredContent.elements as Json[]).length > 0, "the tree is still there");
+      await sway.swaymsg(`[pid=${sentinel.pid}] floating disable`);
+      await waitUntil(
+        "the tiled sentinel",
+        async () => (await sway.windows()).find((w) => w.pid === sentinel.pid)?.rect.width === 960,
+      );
+    });
+
     await t.step("the clipboard round-trips with wl-copy and wl-paste", async () => {
       const written = await mcp.call("clipboard_write", { text: "from the driver ✓" });
       assert.equal(written.isError, undefined, JSON.stringify(written.structuredContent));
@@ -275,7 +302,6 @@ Deno.test({
       const entries = (await sentinel.readJournal()).slice(sentinelStart);
       const changed = entries.filter((e) => e.event !== "focus");
       assert.deepEqual(changed, [], JSON.stringify(changed));
-      void sentinelId;
     });
 
     await t.step("an SSH shell (no WAYLAND_DISPLAY) attaches to the logged-in Wayland session", async () => {

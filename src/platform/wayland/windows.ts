@@ -43,8 +43,23 @@ const NO_BOUNDS: Rect = { x: 0, y: 0, width: 0, height: 0 };
 export class WaylandWindows implements WindowBackend {
   constructor(readonly toplevels: ToplevelList, readonly sway: SwayIpc | null) {}
 
-  /** Every native window, bottom of the stack first. */
+  /**
+   * Every native window, bottom of the stack first.
+   *
+   * @throws {DriverError} `unsupported_platform` when the compositor lists no windows to a client
+   *   (GNOME, KDE): an empty list would claim there are none.
+   */
   async native(): Promise<NativeWindow[]> {
+    if (!this.sway && !(await this.toplevels.available())) {
+      throw new DriverError(
+        "unsupported_platform",
+        "This Wayland compositor lists no windows to a client (no zwlr_foreign_toplevel_manager_v1, no sway IPC)",
+        {
+          hint: "GNOME's window list needs a shell extension and KDE's a KWin script, which this driver does not " +
+            "ship yet; element actions by pid still work through accessibility",
+        },
+      );
+    }
     const [toplevels, layout] = await Promise.all([
       this.toplevels.list(),
       this.sway ? this.sway.windows() : Promise.resolve(null),
