@@ -163,9 +163,10 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
   // A Wayland session (WAYLAND_DISPLAY, or over SSH a compositor's socket in the user's runtime
   // directory) is served by the Wayland back end, with XWayland's DISPLAY composed in.
-  if (options.desktop !== "embedded") {
+  // An X session (DISPLAY without WAYLAND_DISPLAY) loads none of the Wayland code.
+  const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
+  if (options.desktop !== "embedded" && (Deno.env.get("WAYLAND_DISPLAY") || !hasDisplay)) {
     const { waylandSessionBackend } = await import("../wayland/session.ts");
-    const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
     const wayland = await waylandSessionBackend({
       desktop: options.desktop,
       log: options.log,
