@@ -5,7 +5,8 @@
  * pixel and key requests (`background_unavailable`, nothing sent) while element actions go
  * through AT-SPI in the background as on X11. Foreground input is a transaction: focus the
  * target, confirm from the compositor's state that it has the focus, act, give the previous
- * window its focus back.
+ * window its focus back. The pointer stays where the input left it: no Wayland client can read
+ * where it was before.
  *
  * @module
  */

@@ -51,12 +51,26 @@ class NoAgentCursor implements AgentCursorBackend {
   remove(): void {}
 }
 
+function isSocket(path: string): boolean {
+  try {
+    return Deno.statSync(path).isSocket === true;
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the back end for a detected session. */
 export function createWaylandBackend(session: WaylandSession, options: WaylandBackendOptions = {}): Backend {
   // Apps this process starts join the session.
   Deno.env.set("WAYLAND_DISPLAY", session.display);
   Deno.env.set("XDG_RUNTIME_DIR", session.runtimeDir);
   if (session.swaySocket) Deno.env.set("SWAYSOCK", session.swaySocket);
+  // Over SSH no bus address is set: the session's bus is the one in its runtime directory.
+  const bus = `${session.runtimeDir}/bus`;
+  if (!Deno.env.get("DBUS_SESSION_BUS_ADDRESS") && isSocket(bus)) {
+    Deno.env.set("DBUS_SESSION_BUS_ADDRESS", `unix:path=${bus}`);
+    options.log?.(`Wayland session ${session.display}: using the session bus ${bus}`);
+  }
 
   const display = new WaylandDisplay(session.socket);
   const sway = session.swaySocket ? new SwayIpc(session.swaySocket) : null;

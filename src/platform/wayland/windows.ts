@@ -55,7 +55,8 @@ export class WaylandWindows implements WindowBackend {
         "unsupported_platform",
         "This Wayland compositor lists no windows to a client (no zwlr_foreign_toplevel_manager_v1, no sway IPC)",
         {
-          hint: "GNOME's window list needs a shell extension and KDE's a KWin script, which this driver does not " +
+          hint:
+            "GNOME's window list needs a shell extension and KDE's a KWin script, which this driver does not " +
             "ship yet; element actions by pid still work through accessibility",
         },
       );
