@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { denoEnv } from "../_helpers/driver.ts";
+import { startFixture } from "../_helpers/fixture_app.ts";
 import { type Json, McpLines } from "../_helpers/mcp_lines.ts";
 
 function unavailable(): string | null {
@@ -74,6 +75,25 @@ Deno.test({
       const listed = await mcp.fails("list_windows", {}, "unsupported_platform");
       assert.match(listed.message, /lists no windows/);
       await mcp.fails("get_desktop_state", {}, "unsupported_platform");
+      // Keys go through mutter's RemoteDesktop to the focused window: the fixture's focused button.
+      await using app = await startFixture({
+        ...base,
+        WAYLAND_DISPLAY: "wayland-mutter",
+        DISPLAY: "",
+        GDK_BACKEND: "wayland",
+        NO_AT_BRIDGE: "1",
+      }, { title: "GNOME fixture" });
+      await app.waitFor((e) => e.focus === "btn-increment");
+      const pressed = await mcp.call("press_key", { target: { kind: "desktop" }, key: "space" });
+      assert.equal(pressed.isError, undefined, JSON.stringify(pressed.structuredContent));
+      await app.waitFor((e) => e.counter === 1);
+      const nonAscii = await mcp.fails(
+        "type_text",
+        { target: { kind: "desktop" }, text: "é" },
+        "invalid_arguments",
+      );
+      assert.match(nonAscii.message, /nothing was sent/);
+
       const permissions = (await mcp.call("check_permissions", {})).structuredContent.checks as Json[];
       const capture = permissions.find((c) => c.name === "screen_capture");
       assert.equal(capture.ok, false);

@@ -110,7 +110,8 @@ const PROBES: Record<string, Probe> = {
         : `${deps.session.compositor} offers no virtual ${pointer ? "keyboard" : "pointer"} to a client`,
       ...(ok ? {} : {
         hint: deps.session.family === "gnome"
-          ? "GNOME takes input through org.gnome.Mutter.RemoteDesktop, which this driver does not speak yet"
+          ? "keys go through org.gnome.Mutter.RemoteDesktop where its D-Bus API is reachable (desktop scope: to " +
+            "the focused window); pointer input needs a ScreenCast stream over PipeWire, not implemented"
           : "pixel and key input needs zwlr_virtual_pointer_manager_v1 and zwp_virtual_keyboard_manager_v1",
       }),
       data: { virtual_pointer: pointer, virtual_keyboard: keyboard, background: false },

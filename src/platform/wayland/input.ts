@@ -47,7 +47,15 @@ export class WaylandInput implements InputBackend {
   readonly keyboardDevice: VirtualKeyboard;
   readonly #toolkits = new Map<number, Promise<Toolkit>>();
 
-  constructor(readonly display: WaylandDisplay, readonly windows: WaylandWindows) {
+  /**
+   * @param seatKeyboard The seat's keyboard where the compositor offers no virtual keyboard but
+   *   another route (GNOME's RemoteDesktop); the virtual keyboard otherwise.
+   */
+  constructor(
+    readonly display: WaylandDisplay,
+    readonly windows: WaylandWindows,
+    readonly seatKeyboard: (() => Promise<RawKeyboard>) | null = null,
+  ) {
     this.pointerDevice = new VirtualPointer(display);
     this.keyboardDevice = new VirtualKeyboard(display);
   }
@@ -67,7 +75,7 @@ export class WaylandInput implements InputBackend {
 
   keyboard(channel: InputChannel): Promise<RawKeyboard> {
     if (channel === "background") return Promise.reject(noBackground("key"));
-    return Promise.resolve(this.keyboardDevice);
+    return this.seatKeyboard ? this.seatKeyboard() : Promise.resolve(this.keyboardDevice);
   }
 
   withBackgroundKeyboard<T>(): Promise<T> {
@@ -126,7 +134,11 @@ export class WaylandInput implements InputBackend {
    * Wayland client cannot read the real position.
    */
   async observe(): Promise<DesktopObservation> {
-    const windows = await this.windows.native();
+    const windows = await this.windows.native().catch((error) => {
+      // A compositor with no window list (GNOME) has nothing to observe: no window, no stacking.
+      if (error instanceof DriverError && error.code === "unsupported_platform") return [];
+      throw error;
+    });
     const focused = windows.find((w) => w.focused)?.windowId ?? null;
     return {
       activeWindow: focused,

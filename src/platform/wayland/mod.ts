@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { DriverError } from "../../core/errors.ts";
 import type {
   AccessibilityBackend,
   AgentCursorBackend,
@@ -26,6 +27,7 @@ import { WaylandClipboard } from "./clipboard.ts";
 import type { WaylandSession } from "./detect.ts";
 import { WaylandDisplay } from "./display.ts";
 import { WaylandInput } from "./input.ts";
+import type { MutterKeyboard } from "./mutter_keyboard.ts";
 import { WaylandScreen } from "./screen.ts";
 import { Screencopy } from "./screencopy.ts";
 import { SwayIpc } from "./sway_ipc.ts";
@@ -75,7 +77,41 @@ export function createWaylandBackend(session: WaylandSession, options: WaylandBa
   const display = new WaylandDisplay(session.socket);
   const sway = session.swaySocket ? new SwayIpc(session.swaySocket) : null;
   const windows = new WaylandWindows(new ToplevelList(display), sway);
-  const input = new WaylandInput(display, windows);
+  // GNOME: the keyboard through mutter's RemoteDesktop, where its D-Bus API answers.
+  let mutterKeyboard: Promise<MutterKeyboard> | null = null;
+  const seatKeyboard = session.family !== "gnome" ? null : () =>
+    mutterKeyboard ??= (async () => {
+      const [{ DBusConnection, sessionBusAddress }, { mutterRemoteDesktopReachable }] = await Promise.all([
+        import("../linux/dbus/mod.ts"),
+        import("./mutter_keyboard.ts"),
+      ]);
+      const address = sessionBusAddress();
+      const bus = address ? await DBusConnection.connect(address).catch(() => null) : null;
+      if (!bus || !(await mutterRemoteDesktopReachable(bus))) {
+        await bus?.close();
+        mutterKeyboard = null;
+        throw new DriverError(
+          "unsupported_platform",
+          "org.gnome.Mutter.RemoteDesktop is not reachable on the session bus",
+          {
+            hint:
+              "a GNOME desktop session gives it only through the xdg-desktop-portal RemoteDesktop with a person's " +
+              "consent, which this driver does not implement yet",
+          },
+        );
+      }
+      const [{ MutterKeyboard }, { seatGains }, { SeatCapability }] = await Promise.all([
+        import("./mutter_keyboard.ts"),
+        import("./virtual_input.ts"),
+        import("./wire/protocol.ts"),
+      ]);
+      const hadKeyboard =
+        ((await display.connected()).seatState.capabilities & SeatCapability.KEYBOARD) !== 0;
+      return new MutterKeyboard(bus, async () => {
+        if (!hadKeyboard) await seatGains(await display.connected(), SeatCapability.KEYBOARD, "keyboard");
+      });
+    })();
+  const input = new WaylandInput(display, windows, seatKeyboard);
   const screen = new WaylandScreen(display, new Screencopy(display), windows, input.pointerDevice);
   const clipboard = new WaylandClipboard(display);
 
@@ -132,6 +168,11 @@ export function createWaylandBackend(session: WaylandSession, options: WaylandBa
       const steps: (() => unknown)[] = [
         () => perception.loaded()?.close(),
         () => input.releaseAll(),
+        async () => {
+          const keyboard = await mutterKeyboard?.catch(() => null);
+          await keyboard?.close();
+          await keyboard?.bus.close();
+        },
         () => clipboard.dispose(),
         () => accessibility.loaded()?.close(),
         () => screen.dispose(),

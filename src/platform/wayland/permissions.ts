@@ -29,9 +29,13 @@ function remedyFor(session: WaylandSession, name: string): string {
     return name === "screen_capture"
       ? "GNOME: capture goes through org.gnome.Mutter.ScreenCast (or the xdg-desktop-portal ScreenCast with a " +
         "person's one-time consent) over PipeWire, which this driver does not implement yet"
-      : name === "pointer_input" || name === "keyboard_input"
-      ? "GNOME: input goes through org.gnome.Mutter.RemoteDesktop (or the portal's RemoteDesktop with a " +
-        "person's one-time consent), which this driver does not implement yet"
+      : name === "keyboard_input"
+      ? "GNOME: keys go through org.gnome.Mutter.RemoteDesktop where its D-Bus API is reachable (headless " +
+        "sessions); a desktop session needs the portal's RemoteDesktop and a person's one-time consent, which " +
+        "this driver does not implement yet"
+      : name === "pointer_input"
+      ? "GNOME: pointer input needs a RemoteDesktop session with a ScreenCast stream over PipeWire, which this " +
+        "driver does not implement yet"
       : "GNOME gives clients no such protocol; a shell extension would be needed";
   }
   if (session.family === "kde") {

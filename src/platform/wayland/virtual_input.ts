@@ -286,7 +286,7 @@ export class VirtualKeyboard implements RawKeyboard {
  * Waits for the seat to announce a capability the new device gave it, then lets clients bind
  * their `wl_pointer`/`wl_keyboard` (input sent before a client has one is lost).
  */
-async function seatGains(connected: Connected, capability: number, what: string): Promise<void> {
+export async function seatGains(connected: Connected, capability: number, what: string): Promise<void> {
   await connected.wire.dispatchUntil(
     () => (connected.seatState.capabilities & capability) !== 0,
     `the seat's ${what} capability`,
