@@ -1,8 +1,9 @@
 /**
- * GNOME's compositor (headless mutter) as the session: the driver names it, and refuses what a
- * plain Wayland client cannot do there (no window list, no screencopy, no virtual input) with
- * structured errors and the remedy, instead of an empty list or a black screenshot. Skipped, with
- * the reason, where mutter is not installed.
+ * GNOME's compositor (headless mutter) as the session: the driver names it, types through mutter's
+ * RemoteDesktop D-Bus API into the focused window (judged by the GTK3 fixture's journal), and
+ * refuses what a plain Wayland client cannot do there (no window list, no screencopy, no pointer,
+ * no character outside mutter's keymap) with structured errors and the remedy, instead of an empty
+ * list or a black screenshot. Skipped, with the reason, where mutter is not installed.
  *
  * @module
  */
