@@ -78,6 +78,7 @@ Deno.test({
       const display = health.checks.find((c: Json) => c.name === "display");
       assert.equal(display.data.session, "wayland", JSON.stringify(display));
       assert.equal(display.data.compositor, "sway");
+      assert.match(display.data.compositor_version, /^sway\D*\d+\.\d+/, "sway's own version, from its IPC");
       assert.equal(display.data.display, sway.env.WAYLAND_DISPLAY);
       assert.ok(display.data.driver_globals.includes("zwlr_screencopy_manager_v1"));
       assert.doesNotMatch(display.message, /X11/);

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { SwayIpc } from "./sway_ipc.ts";
 import { socketPath, WireConnection } from "./wire/connection.ts";
 
 /** What kind of compositor answers, by the globals it offers. */
@@ -22,6 +23,8 @@ export interface WaylandSession {
   family: CompositorFamily;
   /** The compositor's name where it says (sway IPC); else the family's. */
   compositor: string;
+  /** Its version where it says (sway IPC `get_version`), else null. */
+  compositorVersion: string | null;
   /** sway's IPC socket, when there is one. */
   swaySocket: string | null;
   /** Global interface names with their versions. */
@@ -118,6 +121,10 @@ export async function detectWaylandSession(): Promise<WaylandSession | null> {
     connection.close();
     const family = familyOf(globals);
     const sway = family === "wlroots" ? await swaySocket(runtimeDir) : null;
+    const swayVersion = sway ? await new SwayIpc(sway).version().catch(() => null) : null;
+    const compositorVersion = swayVersion && !swayVersion.startsWith("sway")
+      ? `sway ${swayVersion}`
+      : swayVersion;
     return {
       display,
       socket,
@@ -132,6 +139,7 @@ export async function detectWaylandSession(): Promise<WaylandSession | null> {
         : family === "kde"
         ? "KWin (KDE)"
         : "an unknown compositor",
+      compositorVersion,
       swaySocket: sway,
       globals,
       reason,

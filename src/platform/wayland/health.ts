@@ -33,15 +33,17 @@ const PROBES: Record<string, Probe> = {
     return {
       name: "display",
       status: "pass",
-      message:
-        `Wayland ${session.display} (${session.compositor}, ${session.family}; ${displays.length} output${
-          displays.length === 1 ? "" : "s"
-        }; found by ${session.reason})`,
+      message: `Wayland ${session.display} (${
+        session.compositorVersion ?? session.compositor
+      }, ${session.family}; ${displays.length} output${
+        displays.length === 1 ? "" : "s"
+      }; found by ${session.reason})`,
       data: {
         session: "wayland",
         display: session.display,
         socket: session.socket,
         compositor: session.compositor,
+        compositor_version: session.compositorVersion,
         family: session.family,
         sway_ipc: session.swaySocket,
         embedded: false,
