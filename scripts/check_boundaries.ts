@@ -162,10 +162,26 @@ export const RULES: readonly FolderRule[] = [
     packages: NODE,
   },
   {
+    // The Wayland back end: its own folder, reusing the Linux AT-SPI, launch and discovery code;
+    // the Linux back end reaches it only through its session choice.
+    name: "platform-wayland",
+    applies: (f) => f.startsWith("src/platform/wayland/"),
+    mayImport: (_f, to) =>
+      to.startsWith("src/platform/wayland/") || to.startsWith("src/platform/linux/") ||
+      to.startsWith("ffi/linux/") || to.startsWith("ffi/_") || TYPES.test(to) || CORE.test(to),
+    packages: NODE,
+    content: [{
+      name: "no-bare-error",
+      pattern: /\bthrow new Error\(/,
+      why: "throws a bare Error: throw DriverError, or NativeError from ffi/_errors.ts",
+    }],
+  },
+  {
     name: "platform-os",
     applies: (f) => OS_FOLDER.test(f),
     mayImport: (f, to) => {
       const os = OS_FOLDER.exec(f)![1];
+      if (os === "linux" && to === "src/platform/wayland/session.ts") return true;
       return to.startsWith(`src/platform/${os}/`) || to.startsWith(`ffi/${os}/`) || to.startsWith("ffi/_") ||
         TYPES.test(to) || CORE.test(to) || to === "src/platform/unsupported.ts" ||
         (os !== "windows" && to.startsWith("src/platform/posix/"));

@@ -44,6 +44,13 @@ want xdotool imagemagick ffmpeg gir1.2-atspi-2.0 pngcheck
 want galculator gcc libc6-dev xinput
 # xrandr: extra monitors on a test X server, and the independent reader of its monitor list.
 want x11-xserver-utils
+# The Wayland tests (tests/e2e/wayland_sway_test.ts): headless sway, and grim and wl-clipboard as independent
+# readers of its output and clipboard.
+want sway grim wl-clipboard xwayland
+# Native Wayland toolkits there: GTK 4 (tests/fixtures/gtk4_harness.py), Qt 5 with its Wayland plugin (FeatherPad).
+want gir1.2-gtk-4.0 qtwayland5 featherpad
+# GNOME's compositor, headless, for the GNOME detection and refusal test (tests/e2e/wayland_gnome_test.ts).
+want mutter
 # Perception (parse_visual_regions).
 want tesseract-ocr tesseract-ocr-eng libtesseract5
 if [ "${CUA_SKIP_CHROMIUM:-0}" != 1 ]; then

@@ -64,6 +64,11 @@ export interface WindowInfo {
   isOnScreen: boolean;
   /** Stacking position, higher is nearer the front; null when the platform cannot tell. */
   zIndex: number | null;
+  /**
+   * Which window system serves it, where a session has two (a Wayland session: `wayland` for a
+   * native window, `x11` for an XWayland one); absent elsewhere.
+   */
+  windowSystem?: "x11" | "wayland";
 }
 
 /** What {@linkcode WindowBackend.get} must read. */

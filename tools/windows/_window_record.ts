@@ -17,6 +17,9 @@ export const WindowRecord = z.object({
   z_index: z.number().int().nullable().describe(
     "Higher is nearer the front; null when unknown (never infer)",
   ),
+  window_system: z.enum(["x11", "wayland"]).optional().describe(
+    "In a Wayland session: wayland for a native window, x11 for an XWayland one",
+  ),
   x: z.number(),
   y: z.number(),
   width: z.number(),
@@ -33,6 +36,7 @@ export function windowRecord(w: WindowInfo): z.infer<typeof WindowRecord> {
     bounds: { ...w.bounds },
     is_on_screen: w.isOnScreen,
     z_index: w.zIndex,
+    ...(w.windowSystem ? { window_system: w.windowSystem } : {}),
     ...w.bounds,
   };
 }

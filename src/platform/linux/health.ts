@@ -88,7 +88,8 @@ function windowManagerCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {
   });
 }
 
-async function accessibilityCheck(deps: LinuxHealthDeps): Promise<HealthCheck> {
+/** The AT-SPI check of health_report (the Wayland back end runs it too). */
+export async function accessibilityCheck(deps: Pick<LinuxHealthDeps, "accessibility">): Promise<HealthCheck> {
   const probe = await probeAtspi();
   const { ok: _ok, failure, remedy, ...data } = probe;
   if (!probe.ok) {

@@ -1,6 +1,7 @@
 /**
  * The Linux back end: X11 through libX11 FFI, AT-SPI over D-Bus, /proc and XDG
- * for apps. Starts a private desktop when asked to, or when there is no DISPLAY.
+ * for apps; a Wayland session goes to the Wayland back end (`../wayland/session.ts` decides).
+ * Starts a private desktop when asked to, or when there is no display of either kind.
  * Windows, apps, accessibility, input, the clipboard and text recognition load on first use
  * (`lazy_facility.ts`), as do the health and permission probes, the private desktop and
  * the deferred back end of a server waiting for a display.
@@ -160,6 +161,23 @@ export async function createLinuxBackend(options: LinuxBackendOptions): Promise<
 }
 
 async function startLinuxBackend(options: LinuxBackendOptions): Promise<Backend> {
+  // A Wayland session (WAYLAND_DISPLAY, or over SSH a compositor's socket in the user's runtime
+  // directory) is served by the Wayland back end, with XWayland's DISPLAY composed in.
+  // An X session (DISPLAY without WAYLAND_DISPLAY) loads none of the Wayland code.
+  const hasDisplay = Boolean(Deno.env.get("DISPLAY"));
+  if (options.desktop !== "embedded" && (Deno.env.get("WAYLAND_DISPLAY") || !hasDisplay)) {
+    const { waylandSessionBackend } = await import("../wayland/session.ts");
+    const wayland = await waylandSessionBackend({
+      desktop: options.desktop,
+      log: options.log,
+      x11: hasDisplay ? () => startX11Backend(options) : null,
+    });
+    if (wayland) return wayland;
+  }
+  return await startX11Backend(options);
+}
+
+async function startX11Backend(options: LinuxBackendOptions): Promise<Backend> {
   const { desktop, found, asIs, openedAsIs, wire } = await chooseDesktop(options);
   const env: Record<string, string> = desktop ? { ...desktop.env } : found ? discoveredEnv(found) : {};
   // A one-shot call on a DISPLAY without a bus address: the buses are looked for on first need.
@@ -344,9 +362,6 @@ async function chooseDesktop(options: LinuxBackendOptions): Promise<ChosenDeskto
     });
   }
   if (found) options.log?.(`desktop auto: ${found.reason}; starting a private desktop`);
-  if (Deno.env.get("WAYLAND_DISPLAY")) {
-    options.log?.("WAYLAND_DISPLAY is set but DISPLAY is not: starting a private X11 desktop");
-  }
   // The desktop's own programs are chatty; their output shows only with CUA_LOG=debug.
   const { EmbeddedDesktop } = await import("./embedded_desktop.ts");
   const desktop = await EmbeddedDesktop.start({
