@@ -240,7 +240,8 @@ export class ToolRegistry extends ToolCatalog {
         })
         : asDriverError(error);
       if (driverError.code === "internal_error") console.error(`cua-driver: ${name}:`, driverError.cause);
-      return failure(driverError);
+      const phrase = this.get(name)?.errorPhrase;
+      return phrase ? phrasedFailure(driverError, phrase(driverError)) : failure(driverError);
     }
   }
 
@@ -376,6 +377,18 @@ export function failure(error: DriverError): ToolResult {
     isError: true,
     content: [{ type: "text", text: errorText(error) }],
     structuredContent: toErrorEnvelope(error),
+  };
+}
+
+/**
+ * The isError result of a tool whose error texts are a fixed set: the phrase as the text and the
+ * message, and the code; nothing else of the error (its message and data may quote screen content).
+ */
+export function phrasedFailure(error: DriverError, phrase: string): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: phrase }],
+    structuredContent: { status: error.refused ? "refused" : "failed", code: error.code, message: phrase },
   };
 }
 

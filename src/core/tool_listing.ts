@@ -8,7 +8,9 @@
  *
  * Profiles choose which tools are listed: `all` (every tool but the legacy ones, which
  * `legacy: true` adds back) or `core`, the dozen tools most agents need. Unlisted tools
- * can still be called.
+ * can still be called. The vocabulary profiles (`anthropic`, `openai`) serve another set of
+ * tools, a model vendor's own names and shapes, chosen where the tools are (`tools/profiles.ts`):
+ * a registry built for one lists every tool it holds.
  *
  * @module
  */
@@ -17,8 +19,19 @@ import type { AnyTool, ToolHints } from "./tool.ts";
 /** JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** Which tools tools/list shows. */
-export type ToolProfile = "all" | "core";
+/** Which tools tools/list shows (and, for a vocabulary profile, which tools the registry holds). */
+export type ToolProfile = "all" | "core" | VocabularyProfile;
+
+/** Profiles that serve a model vendor's tool vocabulary instead of the driver's own tools. */
+export type VocabularyProfile = "anthropic" | "openai";
+
+/** Every profile name, for flags and their errors. */
+export const TOOL_PROFILES: readonly ToolProfile[] = ["all", "core", "anthropic", "openai"];
+
+/** True for the profiles that serve a vendor's vocabulary. */
+export function isVocabularyProfile(profile: string | undefined): profile is VocabularyProfile {
+  return profile === "anthropic" || profile === "openai";
+}
 
 /** Listing options: the profile and whether legacy tools are listed. */
 export interface ListingOptions {
@@ -47,6 +60,7 @@ export const CORE_TOOLS: readonly string[] = [
 /** True when `tool` is listed under `options`. */
 export function isListed(tool: AnyTool, options: ListingOptions = {}): boolean {
   if ((options.profile ?? "all") === "core") return CORE_TOOLS.includes(tool.name);
+  if (isVocabularyProfile(options.profile)) return true;
   return !tool.legacy || options.legacy === true;
 }
 

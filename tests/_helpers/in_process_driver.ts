@@ -9,6 +9,9 @@ import { fromBase64, type ToolResult } from "../../src/core/result.ts";
 import { decodePng } from "../../src/core/image/png.ts";
 import type { RawImage } from "../../src/platform/types.ts";
 import { startRuntime } from "../../src/runtime.ts";
+import type { ToolListing } from "../../src/core/registry.ts";
+import type { AnyTool } from "../../src/core/tool.ts";
+import type { ListingOptions } from "../../src/core/tool_listing.ts";
 
 /** Structured output of a tool call, loosely typed for tests. */
 // deno-lint-ignore no-explicit-any
@@ -30,12 +33,15 @@ export interface TestDriver extends AsyncDisposable {
 
 /**
  * Starts the driver on the desktop named by DISPLAY, with a private config directory so a
- * developer's `~/.cua-driver/config.json` cannot change what the tests see.
+ * developer's `~/.cua-driver/config.json` cannot change what the tests see; `tools` and
+ * `listing` choose another tool set (a vocabulary profile's).
  */
-export async function startTestDriver(): Promise<TestDriver> {
+export async function startTestDriver(
+  options: { tools?: readonly AnyTool[]; listing?: ListingOptions } = {},
+): Promise<TestDriver & { list(): ToolListing[] }> {
   const configDir = await Deno.makeTempDir({ prefix: "cua-test-config-" });
   Deno.env.set("CUA_DRIVER_CONFIG_DIR", configDir);
-  const runtime = await startRuntime({ desktop: "system", permissionMode: "standard" });
+  const runtime = await startRuntime({ desktop: "system", permissionMode: "standard", ...options });
   const lease = `test-${crypto.randomUUID()}`;
   const call = (name: string, args: unknown = {}, timeoutMs = 20_000) =>
     runtime.registry.call(name, args, { lease, transport: "cli", timeoutMs });
@@ -44,6 +50,7 @@ export async function startTestDriver(): Promise<TestDriver> {
     closing ??= runtime.close().finally(() => Deno.remove(configDir, { recursive: true }).catch(() => {}));
   return {
     call,
+    list: () => runtime.registry.list(),
     async ok(name, args = {}) {
       const result = await call(name, args);
       assert.equal(result.isError, undefined, `${name} failed: ${describeResult(result)}`);
