@@ -52,7 +52,7 @@ export const computerAction = z.union([
 export type ComputerAction = z.output<typeof computerAction>;
 
 /**
- * Checks what the schema cannot, before any action of the batch runs: buttons the driver has no
+ * Checks what the schema cannot, before an action sends anything: buttons the driver has no
  * route for, points outside the screenshot, key names.
  *
  * @throws {DriverError} `unsupported_platform`, `coordinate_out_of_bounds`, `invalid_arguments`.

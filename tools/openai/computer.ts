@@ -1,8 +1,9 @@
 /**
  * `computer`: OpenAI's computer tool as `--tools openai` serves it. One call runs a batch of the
  * tool's actions in order and answers with a screenshot of the screen after them (what a
- * `computer_call_output` carries). Every action is checked before the first runs; a batch stops
- * at the first action that fails, says which one and why, and runs nothing after it.
+ * `computer_call_output` carries). The batch's shape is checked before anything runs; each action's
+ * points and names are checked when its turn comes. A batch stops at the first action that fails,
+ * says which one and why, and runs nothing after it (the actions before it stay done).
  *
  * @module
  */
@@ -53,11 +54,11 @@ export default defineTool({
   capabilities: ["input.pointer.click", "input.keyboard.type", "desktop.capture.display", WHOLE_SCREEN],
   errorPhrase: phrase,
   async run(ctx, args): Promise<ToolResult> {
-    for (const action of args.actions) await precheck(ctx, action);
     const steps: z.output<typeof step>[] = [];
     let failed: { index: number; type: string; code: string; message: string } | undefined;
     for (const [index, action] of args.actions.entries()) {
       try {
+        await precheck(ctx, action);
         steps.push({ index, type: action.type, result: await runComputerAction(ctx, action) });
       } catch (error) {
         const driverError = asDriverError(error);
