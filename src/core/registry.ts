@@ -13,6 +13,8 @@ import { abortedError, endCall, registerCall } from "./call_abort.ts";
 import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import { HeldInput } from "./input/held_input.ts";
+import { ActionResultSchema } from "./action_result.ts";
+import { requestSuccessor, RETURN_STATES, takeReturnState, withSuccessor } from "./action/successor_state.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -153,6 +155,9 @@ export class ToolCatalog {
     const tool = this.#tools.get(name);
     if (!tool) return undefined;
     const input = jsonSchema(tool.input, "input");
+    if (returnsState(tool)) {
+      (input.properties as Record<string, unknown>).return_state = RETURN_STATE_SCHEMA;
+    }
     const entry: ToolListing = {
       name: tool.name,
       ...(compact ? {} : { title: tool.title }),
@@ -255,13 +260,15 @@ export class ToolRegistry extends ToolCatalog {
       });
     }
     const args = stripReserved(rawArgs, name);
+    // Action tools take return_state beside their own arguments (see successor_state.ts).
+    const returnState = returnsState(tool) ? takeReturnState(args) : "none";
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw invalidArguments(name, parsed.error);
-    return { tool, args, parsed };
+    return { tool, args, parsed, returnState };
   }
 
   async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
-    const { tool, args, parsed } = this.#parse(name, rawArgs);
+    const { tool, args, parsed, returnState } = this.#parse(name, rawArgs);
     const label = typeof args.session === "string" ? args.session : options.inheritedSession?.label ?? null;
     // Session readers and diagnostics never create or touch a session (contract.md §4).
     const session = tool.sessionRequiring === false
@@ -322,10 +329,15 @@ export class ToolRegistry extends ToolCatalog {
         transport: options.transport,
       };
       registerCall(ctx, own);
+      requestSuccessor(ctx, returnState);
       callCtx = ctx;
       // Observers (the recorder) see every authorized call and its result.
       const call = { tool, args, ctx, nested: options.inheritedSession !== undefined };
-      result = await observeCall(this.state.callObservers, call, () => tool.run(ctx, parsed.data));
+      result = await observeCall(
+        this.state.callObservers,
+        call,
+        async () => await withSuccessor(ctx, await tool.run(ctx, parsed.data)),
+      );
     } catch (error) {
       // Browser tools refuse in their own shape (contract.md §2.2, shape 4): not isError.
       if (tool.group === "browser" && error instanceof DriverError && error.refused) {
@@ -354,6 +366,23 @@ export class ToolRegistry extends ToolCatalog {
     }
     return result;
   }
+}
+
+/** The listed `return_state` parameter of action tools. */
+const RETURN_STATE_SCHEMA: JsonSchema = {
+  type: "string",
+  enum: [...RETURN_STATES],
+  description: 'After the action: "diff" (what changed in the target window since the snapshot it was ' +
+    'aimed from, fresh tokens, windows it opened), "full" or "none" (default)',
+  shared: "return_state",
+};
+
+/**
+ * True for the tools that accept `return_state`: action tools in the driver's own shapes that aim
+ * at windows (the browser tools answer with the page's state of their own).
+ */
+export function returnsState(tool: AnyTool): boolean {
+  return tool.output === ActionResultSchema && tool.vendorShape !== true && tool.group !== "browser";
 }
 
 /** A session view for tools that must not create one. */

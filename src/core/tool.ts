@@ -136,6 +136,11 @@ export interface ToolDefinition<I extends z.AnySchema = z.AnySchema, O extends z
    * the message or hint (which may quote what is on the screen).
    */
   readonly errorPhrase?: (error: DriverError) => string;
+  /**
+   * True for tools whose arguments and results are a vendor's exact shapes: the registry adds
+   * nothing to them (no `return_state`).
+   */
+  readonly vendorShape?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

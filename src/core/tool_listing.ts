@@ -123,7 +123,10 @@ function strip(value: unknown): unknown {
  */
 export function compactOutputSchema(success: JsonSchema): JsonSchema {
   const properties: JsonSchema = {};
-  for (const name of Object.keys((success.properties ?? {}) as JsonSchema)) properties[name] = {};
+  for (const [name, field] of Object.entries((success.properties ?? {}) as JsonSchema)) {
+    // A field only a parameter asks for (successor_state) needs no listing: the object is open.
+    if ((field as JsonSchema).listed !== false) properties[name] = {};
+  }
   // Nothing required and no closed object: the failure envelope (isError) passes it too.
   return { type: "object", properties };
 }
@@ -139,7 +142,10 @@ export const SHARED_PARAMETERS = 'Parameters many tools share: target = {kind:"w
   "targets take screen points; screenshot_id pins x, y to one capture, from_zoom to the latest zoom. " +
   'delivery_mode "background" (default) leaves the window where it is, "foreground" fronts it, acts and ' +
   "restores. modifier = keys held: ctrl, shift, alt, super. session = a label to repeat on related calls " +
-  "(default: this connection's session). screenshot_out_file writes the PNG there instead of inline.";
+  "(default: this connection's session). screenshot_out_file writes the PNG there instead of inline. " +
+  'return_state "diff" on an action adds successor_state: the target window\'s elements added, removed and ' +
+  "changed since the snapshot the action was aimed from (fresh element_tokens) and windows it opened; " +
+  '"full" all its elements; "none" (default) nothing.';
 
 /**
  * MCP hints without those equal to the protocol's defaults (readOnly false, destructive

@@ -138,6 +138,7 @@ export function defineMember<I extends z.AnySchema, O extends z.AnySchema = type
     // Every member acts on (or reads) the whole screen: bounded manifests must grant the desktop.
     capabilities: [...spec.capabilities, WHOLE_SCREEN],
     errorPhrase: phraseFor(Object.keys(shape)),
+    vendorShape: true,
     run: spec.run,
   });
 }

@@ -53,6 +53,7 @@ export default defineTool({
   risk: "r3",
   capabilities: ["input.pointer.click", "input.keyboard.type", "desktop.capture.display", WHOLE_SCREEN],
   errorPhrase: phrase,
+  vendorShape: true,
   async run(ctx, args): Promise<ToolResult> {
     const steps: z.output<typeof step>[] = [];
     let failed: { index: number; type: string; code: string; message: string } | undefined;
