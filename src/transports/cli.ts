@@ -145,6 +145,14 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
           ),
         { waitForDisplay: true },
       );
+    case "osworld-server":
+      return await withRuntime(
+        args,
+        host,
+        async (registry) =>
+          await (await import("./osworld/command.ts")).osworldCommand(registry, args.positionals),
+        { waitForDisplay: true },
+      );
     case "call":
       return await (await import("./cli_daemon_client.ts")).callCommand(
         args,

@@ -1,0 +1,61 @@
+/**
+ * The `osworld-server` command: `--port` (default 5000) and `--host` (default 127.0.0.1) from
+ * the command's own arguments, the bearer token from `CUA_DRIVER_OSWORLD_TOKEN` (required, 32 to
+ * 4096 characters), then the server until SIGINT or SIGTERM.
+ *
+ * @module
+ */
+import type { ToolHost } from "../../core/registry.ts";
+import { checkBind, validateToken } from "../grpc/auth.ts";
+import { startOsworldServer } from "./server.ts";
+
+/** OSWorld's guest port. */
+export const OSWORLD_PORT = 5000;
+
+/** What `platform.system()` says on each OS. */
+const PLATFORM: Record<string, string> = { linux: "Linux", darwin: "Darwin", windows: "Windows" };
+
+/** Reads `--port N` and `--host H` from the command's arguments; a usage error is a string. */
+export function osworldFlags(tokens: readonly string[]): { port: number; host: string } | string {
+  let port = OSWORLD_PORT, host = "127.0.0.1";
+  for (let i = 0; i < tokens.length; i++) {
+    const [name, inline] = tokens[i].split("=", 2);
+    const value = inline ?? tokens[++i];
+    if (name === "--port" && /^\d+$/.test(value ?? "") && Number(value) >= 1 && Number(value) <= 65535) {
+      port = Number(value);
+    } else if (name === "--host" && value) host = value;
+    else {return `osworld-server takes --port 1..65535 and --host ADDRESS, not "${
+        tokens[i - (inline ? 0 : 1)]
+      }"`;}
+  }
+  return { port, host };
+}
+
+/** Runs the server over `host` until a signal; returns the exit code. */
+export async function osworldCommand(host: ToolHost, tokens: readonly string[]): Promise<number> {
+  const flags = osworldFlags(tokens);
+  if (typeof flags === "string") {
+    console.error(`cua-driver: ${flags}`);
+    return 2;
+  }
+  let token: string;
+  try {
+    token = validateToken(Deno.env.get("CUA_DRIVER_OSWORLD_TOKEN"));
+    checkBind(flags.host, token);
+  } catch (error) {
+    console.error(`cua-driver: CUA_DRIVER_OSWORLD_TOKEN: ${(error as Error).message}`);
+    return 2;
+  }
+  const server = startOsworldServer(host, {
+    ...flags,
+    token,
+    platform: PLATFORM[Deno.build.os] ?? Deno.build.os,
+  });
+  console.error(`cua-driver: osworld-server listening on ${server.url}`);
+  const stop = () => void server.close();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  await server.finished;
+  for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  return 0;
+}
