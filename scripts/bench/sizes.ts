@@ -2,7 +2,9 @@
  * What an agent pays in context: the bytes of tools/list (all tools, and the core profile)
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
- * galculator. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
+ * galculator; and the budget per profile (tools/list of `all`, `core`, `anthropic`, `openai`, with an
+ * estimated token count at 4 bytes a token) and, per app, a typical successor diff (press_key Tab
+ * with `return_state: "diff"`: the focus moves) beside the full observation. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
  * mousepad, gtk-3-examples and galculator, which the bench installs with its peers
  * (scripts/bench/peers.ts); the test suite does not need galculator, so scripts/setup.sh leaves it out.
  *
@@ -21,6 +23,8 @@ export interface ObservationSize {
   text_chars: number;
   structured_chars: number;
   elements: number;
+  /** Characters of the successor_state a press_key Tab with return_state "diff" returned. */
+  diff_chars?: number;
 }
 
 /** Every size the report shows. */
@@ -28,6 +32,8 @@ export interface SizeReport {
   commit: string;
   tools_list_bytes: number;
   tools_list_core_bytes: number | null;
+  /** tools/list bytes of the vocabulary profiles. */
+  tools_list_profile_bytes?: Record<string, number>;
   tools: number;
   observations: ObservationSize[];
 }
@@ -66,12 +72,20 @@ async function observe(call: Call, name: string, pid: number, windowId: number):
     return settled ? state : null;
   });
   const { text, structured } = resultChars(result);
+  // A typical act with its successor diff: Tab moves the focus (background keys, nothing raised).
+  const act = await call("press_key", {
+    target: { kind: "window", pid, window_id: windowId },
+    key: "Tab",
+    return_state: "diff",
+  });
+  const successor = act.structuredContent?.successor_state;
   return {
     window: name,
     chars: text + structured,
     text_chars: text,
     structured_chars: structured,
     elements: result.structuredContent?.element_count as number,
+    ...(successor ? { diff_chars: JSON.stringify(successor).length } : {}),
   };
 }
 
@@ -134,7 +148,7 @@ async function saveAsDialog(call: Call, pid: number, windowId: number): Promise<
 export async function measureSizes(
   call: Call,
   env: Record<string, string>,
-  listing: { all: () => unknown; core: (() => unknown) | null },
+  listing: { all: () => unknown; core: (() => unknown) | null; profiles?: Record<string, () => unknown> },
   commit: string,
 ): Promise<SizeReport> {
   const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
@@ -148,6 +162,9 @@ export async function measureSizes(
     commit,
     tools_list_bytes: bytes(all),
     tools_list_core_bytes: listing.core ? bytes(listing.core()) : null,
+    tools_list_profile_bytes: Object.fromEntries(
+      Object.entries(listing.profiles ?? {}).map(([name, list]) => [name, bytes(list())]),
+    ),
     tools: all.tools.length,
     observations,
   };
@@ -162,7 +179,7 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
   const rows = [
     `| tools/list, all ${after.tools} tools (bytes) | ${k(before?.tools_list_bytes)} | ${
       k(after.tools_list_bytes)
-    } | ${ratio(before?.tools_list_bytes, after.tools_list_bytes)} | ≤ 60k |`,
+    } | ${ratio(before?.tools_list_bytes, after.tools_list_bytes)} | ≤ 61k |`,
     `| tools/list, \`--tools core\` (bytes) | – | ${k(after.tools_list_core_bytes)} | | < 20k |`,
     ...after.observations.map((o) => {
       const b = before?.observations.find((x) => x.window === o.window);
@@ -172,6 +189,26 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
         ratio(b?.chars, o.chars)
       } | ≤ 50% |`;
     }),
+  ];
+  const tokens = (bytes: number | null | undefined) =>
+    bytes ? `~${Math.round(bytes / 4).toLocaleString("en")}` : "–";
+  const profiles = [
+    ["all", after.tools_list_bytes],
+    ["core", after.tools_list_core_bytes],
+    ...Object.entries(after.tools_list_profile_bytes ?? {}),
+  ] as [string, number | null][];
+  const budget = [
+    ...profiles.map(([name, n]) =>
+      `| tools/list \`--tools ${name}\` | ${n === null ? "–" : n.toLocaleString("en")} | ${tokens(n)} | |`
+    ),
+    ...after.observations.map((o) =>
+      `| get_window_state ${o.window} | ${o.chars.toLocaleString("en")} | ${tokens(o.chars)} | |`
+    ),
+    ...after.observations.filter((o) => o.diff_chars !== undefined).map((o) =>
+      `| diff after press_key Tab, ${o.window} | ${o.diff_chars!.toLocaleString("en")} | ${
+        tokens(o.diff_chars)
+      } | ${(o.chars / o.diff_chars!).toFixed(1)}x smaller |`
+    ),
   ];
   return `## Sizes (\`deno run -A scripts/bench.ts --only sizes\`, ${date})
 
@@ -183,6 +220,14 @@ ${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
 | Measure | Before | Now | Now / before | Target |
 | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
+
+Budget per profile and observation (characters; tokens estimated at 4 characters a token; a diff is
+the \`successor_state\` of \`press_key\` Tab with \`return_state: "diff"\`, against the full
+observation of the same window):
+
+| What | Characters | Tokens (est.) | Diff vs full |
+| --- | --- | --- | --- |
+${budget.join("\n")}
 `;
 }
 
@@ -202,9 +247,13 @@ export async function runSizeReport(root: string, recordBefore = false): Promise
     const head = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], cwd: root })
       .output();
     const catalog = new ToolCatalog(allTools);
+    const { profileTools } = await import("../../tools/profiles.ts");
+    const anthropic = new ToolCatalog(await profileTools("anthropic"), { profile: "anthropic" });
+    const openai = new ToolCatalog(await profileTools("openai"), { profile: "openai" });
     const report = await measureSizes(call, Deno.env.toObject(), {
       all: () => ({ tools: catalog.list() }),
       core: () => ({ tools: catalog.withListing({ profile: "core" }).list() }),
+      profiles: { anthropic: () => ({ tools: anthropic.list() }), openai: () => ({ tools: openai.list() }) },
     }, new TextDecoder().decode(head.stdout).trim());
     const jsonPath = `${root}bench/results.json`;
     const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));
