@@ -83,6 +83,11 @@ export class CuaDriverComputerToolset extends BetaAbstractComputerToolset2026080
     return (await this.#client.listTools()).tools.map((tool: { name: string }) => tool.name);
   }
 
+  /** The MCP instructions the driver sent (what its coordinates mean). */
+  instructions(): string | undefined {
+    return this.#client.getInstructions();
+  }
+
   /** Closes the toolset, then the driver. */
   override async close(): Promise<void> {
     await super.close();

@@ -88,6 +88,8 @@ export interface CallOptions {
  * registry is one; a daemon client proxying to a registry elsewhere is another.
  */
 export interface ToolHost {
+  /** The tools/list profile, when the host knows it (a vocabulary profile changes the MCP instructions). */
+  readonly profile?: string;
   list(): ToolListing[] | Promise<ToolListing[]>;
   call(name: string, args: unknown, options: CallOptions): Promise<ToolResult>;
 }
@@ -116,6 +118,11 @@ export class ToolCatalog {
       this.#tools.set(tool.name, tool);
     }
     this.listingOptions = listingOptions;
+  }
+
+  /** The tools/list profile. */
+  get profile(): string {
+    return this.listingOptions.profile ?? "all";
   }
 
   /** The same tools, listed under other options (profile, legacy tools). */

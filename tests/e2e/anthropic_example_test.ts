@@ -54,6 +54,7 @@ Deno.test({
       const shot = shotSizeFor(rw, rh);
 
       assert.equal((await computer.served()).length, 17);
+      assert.match(computer.instructions() ?? "", /model vendor's computer tools/);
 
       const screenshot = await run("screenshot", {});
       assert.equal(screenshot.is_error, undefined);
