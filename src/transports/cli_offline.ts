@@ -19,11 +19,11 @@ Commands:
   serve [--socket PATH]   Run the daemon: one runtime behind a Unix socket (default ~/.cache/cua-driver/
                           cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
                           CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp and gRPC cua.env.v1 on that port
-  osworld-server [--port N] [--host H]
+  osworld-server [--port N] [--host H] [--files-root DIR]
                           Serve OSWorld's guest HTTP API (default 127.0.0.1:5000; CUA_DRIVER_OSWORLD_TOKEN, a
                           bearer token, is required): /screenshot, /accessibility, /execute and /run_python (a
                           pyautogui subset, parsed, never run by Python), /computer_13, /screen_size, /platform,
-                          /start_recording, /end_recording
+                          /start_recording, /end_recording; with --files-root, /file and /setup/upload in DIR
   call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
   status | stop           Show or stop the daemon
   permissions [status|grant]
@@ -120,7 +120,11 @@ export function manifest(
       {
         name: "osworld-server",
         description: "Serve OSWorld's guest HTTP API (bearer token in CUA_DRIVER_OSWORLD_TOKEN)",
-        args: [{ name: "--port", type: "string" }, { name: "--host", type: "string" }],
+        args: [
+          { name: "--port", type: "string" },
+          { name: "--host", type: "string" },
+          { name: "--files-root", type: "string" },
+        ],
       },
       { name: "list-tools", description: "List tools", args: [] },
       {

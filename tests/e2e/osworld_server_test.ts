@@ -5,8 +5,9 @@
  * /accessibility an XML whose buttons sit where the app put them, /execute runs OSWorld's
  * pyautogui prefix and commands (a click and typing land in the app's journal), /computer_13
  * maps the structured actions, the recording endpoints return an MP4 from the driver's recorder,
- * and code outside the subset is refused with nothing run (no file
- * written, nothing journalled). Requests without the token are refused.
+ * /setup/upload and /file work inside the files root and nowhere else (symlinks resolved), and
+ * code outside the subset is refused with nothing run (no file written, nothing journalled).
+ * Requests without the token are refused.
  *
  * @module
  */
@@ -37,8 +38,9 @@ Deno.test({
   async fn(t) {
     await using app = await startFixture(desktopEnv(), { x: 90, y: 40 });
     const port = freePort();
+    const filesRoot = await Deno.makeTempDir({ prefix: "cua-osworld-files-" });
     const child = new Deno.Command(Deno.execPath(), {
-      args: driverArgs("osworld-server", "--port", String(port)),
+      args: driverArgs("osworld-server", "--port", String(port), "--files-root", filesRoot),
       env: driverEnv({ CUA_DRIVER_DESKTOP: "system", CUA_DRIVER_OSWORLD_TOKEN: TOKEN }),
       clearEnv: true,
       stdout: "null",
@@ -169,6 +171,45 @@ Deno.test({
         },
       );
 
+      await t.step("/setup/upload and /file inside the files root, nothing outside it", async () => {
+        // As OSWorld's controller sends them: form fields file_path and file_data.
+        const upload = new FormData();
+        upload.set("file_path", `${filesRoot}/task/input.txt`);
+        upload.set("file_data", new File([new TextEncoder().encode("osworld data")], "input.txt"));
+        const uploaded = await fetch(`${server}/setup/upload`, {
+          method: "POST",
+          headers: auth,
+          body: upload,
+        });
+        assert.equal(uploaded.status, 200, await uploaded.clone().text());
+        await uploaded.body?.cancel();
+        assert.equal(await Deno.readTextFile(`${filesRoot}/task/input.txt`), "osworld data");
+        const read = (path: string) => {
+          const form = new FormData();
+          form.set("file_path", path);
+          return fetch(`${server}/file`, { method: "POST", headers: auth, body: form });
+        };
+        const got = await read(`${filesRoot}/task/input.txt`);
+        assert.equal(await got.text(), "osworld data");
+        await Deno.symlink("/etc", `${filesRoot}/escape`);
+        for (const path of ["/etc/hostname", `${filesRoot}/escape/hostname`, `${filesRoot}/../x`]) {
+          const refused = await read(path);
+          assert.equal(refused.status, 403, path);
+          await refused.body?.cancel();
+        }
+        const outside = new FormData();
+        outside.set("file_path", `${filesRoot}/escape/cua-osworld-written`);
+        outside.set("file_data", new File([new Uint8Array([1])], "x"));
+        const written = await fetch(`${server}/setup/upload`, {
+          method: "POST",
+          headers: auth,
+          body: outside,
+        });
+        assert.equal(written.status, 403);
+        await written.body?.cancel();
+        await assert.rejects(Deno.stat("/etc/cua-osworld-written"));
+      });
+
       await t.step("code outside the subset is refused and nothing of it runs", async () => {
         const marker = `/tmp/cua-osworld-refused-${crypto.randomUUID()}`;
         const before = (await app.readJournal()).length;
@@ -202,6 +243,7 @@ Deno.test({
     } finally {
       child.kill("SIGTERM");
       await child.status;
+      await Deno.remove(filesRoot, { recursive: true }).catch(() => {});
       await child.stderr.cancel().catch(() => {});
     }
   },

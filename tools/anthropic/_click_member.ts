@@ -8,8 +8,15 @@
 import { z } from "../../src/core/schema/mod.ts";
 import type { MouseButton } from "../../src/platform/types.ts";
 import click from "../input/click.ts";
-import { actionReply, coordinateParam, defineMember, holdTextParam, modifiersOf, runOwn } from "./_member.ts";
-import { sessionScreen, toScreen } from "../_shared/session_screen.ts";
+import {
+  actionReply,
+  coordinateParam,
+  defineMember,
+  holdTextParam,
+  modifiersOf,
+  pointOrCursor,
+  runOwn,
+} from "./_member.ts";
 
 /** A click member: `count` presses of `button`. */
 export function clickMember(name: string, button: MouseButton, count: number, description: string) {
@@ -20,9 +27,7 @@ export function clickMember(name: string, button: MouseButton, count: number, de
     capabilities: ["input.pointer.click"],
     async run(ctx, args) {
       const modifier = modifiersOf(args.text);
-      const point = args.coordinate
-        ? toScreen(await sessionScreen(ctx), args.coordinate)
-        : await ctx.backend.screen.cursorPosition();
+      const point = await pointOrCursor(ctx, args.coordinate);
       const own = await runOwn(ctx, click, {
         target: { kind: "desktop" },
         x: point.x,

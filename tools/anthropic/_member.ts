@@ -18,6 +18,8 @@ import {
 } from "../../src/core/tool.ts";
 import { WHOLE_SCREEN } from "../../src/core/permissions/authorizer.ts";
 import { parseModifiers } from "../../src/core/action/modifiers.ts";
+import type { Point } from "../../src/platform/types.ts";
+import { sessionScreen, toScreen } from "../_shared/session_screen.ts";
 import { phraseFor } from "./_phrases.ts";
 
 /** `[x, y]` in pixels of the full screenshot. */
@@ -29,6 +31,20 @@ export const coordinateParam = z.array(z.number()).min(2).max(2).describe(
 export const holdTextParam = z.string().min(1).max(64).nullable().optional().describe(
   'Optional key combination to hold down during this action (e.g. "ctrl", "shift", "ctrl+shift").',
 );
+
+/**
+ * The screen point of an optional `[x, y]` of the screenshot: where the cursor is when it is omitted.
+ *
+ * @throws {DriverError} `coordinate_out_of_bounds` outside the screenshot.
+ */
+export async function pointOrCursor(
+  ctx: ToolContext,
+  coordinate: readonly number[] | null | undefined,
+): Promise<Point> {
+  if (coordinate) return toScreen(await sessionScreen(ctx), coordinate);
+  const { x, y } = await ctx.backend.screen.cursorPosition();
+  return { x, y };
+}
 
 /**
  * The modifiers of a `"ctrl+shift"` combination.

@@ -7,8 +7,15 @@
 import { z } from "../../src/core/schema/mod.ts";
 import { heldModifiers } from "../../src/core/action/modifiers.ts";
 import scroll from "../input/scroll.ts";
-import { actionReply, coordinateParam, defineMember, holdTextParam, modifiersOf, runOwn } from "./_member.ts";
-import { sessionScreen, toScreen } from "../_shared/session_screen.ts";
+import {
+  actionReply,
+  coordinateParam,
+  defineMember,
+  holdTextParam,
+  modifiersOf,
+  pointOrCursor,
+  runOwn,
+} from "./_member.ts";
 
 export default defineMember({
   name: "scroll",
@@ -24,9 +31,7 @@ export default defineMember({
   capabilities: ["input.pointer.scroll"],
   async run(ctx, args) {
     const modifiers = modifiersOf(args.text);
-    const point = args.coordinate
-      ? toScreen(await sessionScreen(ctx), args.coordinate)
-      : await ctx.backend.screen.cursorPosition();
+    const point = await pointOrCursor(ctx, args.coordinate);
     const own = await heldModifiers(ctx, "global", modifiers, () =>
       runOwn(ctx, scroll, {
         target: { kind: "desktop" },

@@ -1,6 +1,7 @@
 /**
- * The `osworld-server` command: `--port` (default 5000) and `--host` (default 127.0.0.1) from
- * the command's own arguments, the bearer token from `CUA_DRIVER_OSWORLD_TOKEN` (required, 32 to
+ * The `osworld-server` command: `--port` (default 5000), `--host` (default 127.0.0.1) and
+ * `--files-root DIR` (the folder /file and /setup/upload may use; none by default) from the
+ * command's own arguments, the bearer token from `CUA_DRIVER_OSWORLD_TOKEN` (required, 32 to
  * 4096 characters), then the server until SIGINT or SIGTERM.
  *
  * @module
@@ -16,19 +17,26 @@ export const OSWORLD_PORT = 5000;
 const PLATFORM: Record<string, string> = { linux: "Linux", darwin: "Darwin", windows: "Windows" };
 
 /** Reads `--port N` and `--host H` from the command's arguments; a usage error is a string. */
-export function osworldFlags(tokens: readonly string[]): { port: number; host: string } | string {
+export function osworldFlags(
+  tokens: readonly string[],
+): { port: number; host: string; filesRoot: string | null } | string {
   let port = OSWORLD_PORT, host = "127.0.0.1";
+  let filesRoot: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
-    const [name, inline] = tokens[i].split("=", 2);
+    const token = tokens[i];
+    const [name, inline] = token.split("=", 2);
     const value = inline ?? tokens[++i];
     if (name === "--port" && /^\d+$/.test(value ?? "") && Number(value) >= 1 && Number(value) <= 65535) {
       port = Number(value);
-    } else if (name === "--host" && value) host = value;
-    else {return `osworld-server takes --port 1..65535 and --host ADDRESS, not "${
-        tokens[i - (inline ? 0 : 1)]
-      }"`;}
+    } else if (name === "--host" && value) {
+      host = value;
+    } else if (name === "--files-root" && value?.startsWith("/")) {
+      filesRoot = value;
+    } else {
+      return `osworld-server takes --port 1..65535, --host ADDRESS and --files-root /DIR, not "${token}"`;
+    }
   }
-  return { port, host };
+  return { port, host, filesRoot };
 }
 
 /** Runs the server over `host` until a signal; returns the exit code. */

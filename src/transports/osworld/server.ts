@@ -9,7 +9,8 @@
  * Endpoints: GET /screenshot (PNG), GET /accessibility ({"AT": xml}), POST /execute
  * ({"command": ["python", "-c", script]}), POST /run_python ({"code"}), POST /computer_13
  * ({action_type, parameters} or a list of them), POST /screen_size, GET /platform,
- * POST /start_recording, POST /end_recording (the MP4).
+ * POST /start_recording, POST /end_recording (the MP4), and with `--files-root` POST /file and
+ * POST /setup/upload inside that folder (files.ts).
  *
  * @module
  */
@@ -17,6 +18,7 @@ import type { CallOptions, ToolHost } from "../../core/registry.ts";
 import { fromBase64 } from "../../core/result.ts";
 import { BearerAuth, hostAllowed } from "../grpc/auth.ts";
 import { accessibilityXml } from "./accessibility_xml.ts";
+import { FileRefusal, readConfined, writeConfined } from "./files.ts";
 import { computer13ToPy, pyCallToDriver, runMapped, UnsupportedActionError } from "./actions.ts";
 import { parsePyautogui, PyautoguiSyntaxError, type PyCall } from "./pyautogui.ts";
 
@@ -27,6 +29,8 @@ export interface OsworldServerOptions {
   token: string;
   /** The platform name `/platform` answers (OSWorld's `platform.system()`). */
   platform: string;
+  /** The folder /file and /setup/upload may read and write (null: they refuse). */
+  filesRoot: string | null;
   signal?: AbortSignal;
 }
 
@@ -129,6 +133,24 @@ export function startOsworldServer(host: ToolHost, options: OsworldServerOptions
           const calls = actions.map(computer13ToPy).filter((c): c is PyCall => c !== null);
           return await runPlans(plan(calls));
         }
+        case "POST /file": {
+          const form = await request.formData();
+          const bytes = await readConfined(options.filesRoot, form.get("file_path"));
+          return new Response(bytes as Uint8Array<ArrayBuffer>, {
+            headers: { "content-type": "application/octet-stream" },
+          });
+        }
+        case "POST /setup/upload": {
+          const form = await request.formData();
+          const file = form.get("file_data");
+          if (!(file instanceof File)) throw new FileRefusal(400, "file_data must be a file");
+          await writeConfined(
+            options.filesRoot,
+            form.get("file_path"),
+            new Uint8Array(await file.arrayBuffer()),
+          );
+          return new Response("File uploaded");
+        }
         case "POST /start_recording": {
           if (recording) return json({ status: "error", message: "a recording is already running" }, 400);
           const dir = await Deno.makeTempDir({ prefix: "cua-osworld-recording-" });
@@ -155,6 +177,9 @@ export function startOsworldServer(host: ToolHost, options: OsworldServerOptions
       }
       return json({ status: "error", message: `no endpoint ${route}` }, 404);
     } catch (error) {
+      if (error instanceof FileRefusal) {
+        return json({ status: "error", message: error.message }, error.status);
+      }
       if (error instanceof PyautoguiSyntaxError || error instanceof UnsupportedActionError) {
         return refused(`refused, nothing was run: ${error.message}`);
       }
