@@ -10,7 +10,7 @@
  * @module
  */
 import type { ElementRow } from "../ax_tree.ts";
-import { DriverError } from "../errors.ts";
+import { asDriverError, DriverError } from "../errors.ts";
 import type { ToolResult } from "../result.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
@@ -174,6 +174,34 @@ async function observe(ctx: ToolContext, pid: number, windowId: number) {
 export async function withSuccessor(ctx: ToolContext, result: ToolResult): Promise<ToolResult> {
   const request = requests.get(ctx);
   if (!request || result.isError || !result.structuredContent) return result;
+  let state: Record<string, unknown>;
+  try {
+    state = await successorOf(ctx, request);
+  } catch (error) {
+    // The action stands as it landed: a successor that cannot be read never fails it.
+    state = {
+      mode: request.mode,
+      available: false,
+      reason: `the window could not be read again: ${asDriverError(error).message}`,
+    };
+  }
+  const summary = state.available === false
+    ? `successor state: unavailable (${state.reason})`
+    : `successor state (${state.mode}) snapshot_id=${state.snapshot_id}` +
+      (state.mode === "diff" && state.added
+        ? `: +${(state.added as Row[]).length} -${(state.removed as Row[]).length} ~${
+          (state.changed as Row[]).length
+        }`
+        : `: ${state.element_count} elements`) +
+      (state.opened_windows ? `; ${(state.opened_windows as unknown[]).length} window(s) opened` : "");
+  return {
+    ...result,
+    content: [...result.content, { type: "text", text: summary }],
+    structuredContent: { ...result.structuredContent, successor_state: state },
+  };
+}
+
+async function successorOf(ctx: ToolContext, request: Request): Promise<Record<string, unknown>> {
   const aim = request.aim;
   let state: Record<string, unknown>;
   if (!aim) {
@@ -223,18 +251,5 @@ export async function withSuccessor(ctx: ToolContext, result: ToolResult): Promi
     }
     if (windows.length) state.opened_windows = windows;
   }
-  const summary = state.available === false
-    ? `successor state: unavailable (${state.reason})`
-    : `successor state (${state.mode}) snapshot_id=${state.snapshot_id}` +
-      (state.mode === "diff" && state.added
-        ? `: +${(state.added as Row[]).length} -${(state.removed as Row[]).length} ~${
-          (state.changed as Row[]).length
-        }`
-        : `: ${state.element_count} elements`) +
-      (state.opened_windows ? `; ${(state.opened_windows as unknown[]).length} window(s) opened` : "");
-  return {
-    ...result,
-    content: [...result.content, { type: "text", text: summary }],
-    structuredContent: { ...result.structuredContent, successor_state: state },
-  };
+  return state;
 }
