@@ -145,14 +145,15 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
           ),
         { waitForDisplay: true },
       );
-    case "osworld-server":
-      return await withRuntime(
-        args,
-        host,
-        async (registry) =>
-          await (await import("./osworld/command.ts")).osworldCommand(registry, args.positionals),
-        { waitForDisplay: true },
-      );
+    case "osworld-server": {
+      const { osworldCommand, osworldConfig } = await import("./osworld/command.ts");
+      // Checked before the desktop starts: a usage error starts nothing.
+      const config = osworldConfig(args.positionals, (name) => Deno.env.get(name));
+      if (typeof config === "string") return usage(config);
+      return await withRuntime(args, host, (registry) => osworldCommand(registry, config), {
+        waitForDisplay: true,
+      });
+    }
     case "call":
       return await (await import("./cli_daemon_client.ts")).callCommand(
         args,

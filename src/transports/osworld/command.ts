@@ -39,26 +39,43 @@ export function osworldFlags(
   return { port, host, filesRoot };
 }
 
-/** Runs the server over `host` until a signal; returns the exit code. */
-export async function osworldCommand(host: ToolHost, tokens: readonly string[]): Promise<number> {
+/** A checked configuration of the server. */
+export interface OsworldConfig {
+  port: number;
+  host: string;
+  filesRoot: string | null;
+  token: string;
+}
+
+/**
+ * The server's configuration from its arguments and environment, checked before anything starts;
+ * a usage error is a string.
+ */
+export function osworldConfig(
+  tokens: readonly string[],
+  env: (name: string) => string | undefined,
+): OsworldConfig | string {
   const flags = osworldFlags(tokens);
-  if (typeof flags === "string") {
-    console.error(`cua-driver: ${flags}`);
-    return 2;
+  if (typeof flags === "string") return flags;
+  const token = env("CUA_DRIVER_OSWORLD_TOKEN");
+  if (token === undefined || token === "") {
+    return "osworld-server needs a bearer token in CUA_DRIVER_OSWORLD_TOKEN (32 to 4096 characters)";
   }
-  let token: string;
   try {
-    token = validateToken(Deno.env.get("CUA_DRIVER_OSWORLD_TOKEN"));
+    // The checks of every network token; its messages name the MCP variable, so only the gist is kept.
+    validateToken(token);
     checkBind(flags.host, token);
   } catch (error) {
-    console.error(`cua-driver: CUA_DRIVER_OSWORLD_TOKEN: ${(error as Error).message}`);
-    return 2;
+    return `CUA_DRIVER_OSWORLD_TOKEN: ${
+      (error as Error).message.replace(/^CUA_DRIVER_RS_MCP_HTTP_TOKEN /, "")
+    }`;
   }
-  const server = startOsworldServer(host, {
-    ...flags,
-    token,
-    platform: PLATFORM[Deno.build.os] ?? Deno.build.os,
-  });
+  return { ...flags, token };
+}
+
+/** Runs the server over `host` until a signal; returns the exit code. */
+export async function osworldCommand(host: ToolHost, config: OsworldConfig): Promise<number> {
+  const server = startOsworldServer(host, { ...config, platform: PLATFORM[Deno.build.os] ?? Deno.build.os });
   console.error(`cua-driver: osworld-server listening on ${server.url}`);
   const stop = () => void server.close();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
