@@ -14,7 +14,7 @@ import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import { HeldInput } from "./input/held_input.ts";
 import { ActionResultSchema } from "./action_result.ts";
-import { requestSuccessor, RETURN_STATES, takeReturnState, withSuccessor } from "./action/successor_state.ts";
+import { requestSuccessor, RETURN_STATES, takeReturnState } from "./action/return_state.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -343,7 +343,13 @@ export class ToolRegistry extends ToolCatalog {
       result = await observeCall(
         this.state.callObservers,
         call,
-        async () => await withSuccessor(ctx, await tool.run(ctx, parsed.data)),
+        async () => {
+          const ran = await tool.run(ctx, parsed.data);
+          // Loaded only by a call that asked for its successor state.
+          return returnState === "none"
+            ? ran
+            : await (await import("./action/successor_state.ts")).withSuccessor(ctx, ran);
+        },
       );
     } catch (error) {
       // Browser tools refuse in their own shape (contract.md §2.2, shape 4): not isError.

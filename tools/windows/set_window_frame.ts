@@ -5,7 +5,7 @@ import { defineTool } from "../../src/core/tool.ts";
 import type { Rect } from "../../src/platform/types.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { requireOwnedWindow } from "../_shared/window_target.ts";
-import { noteAim } from "../../src/core/action/successor_state.ts";
+import { noteAim } from "../../src/core/action/return_state.ts";
 
 const READBACK_TRIES = 10;
 const READBACK_INTERVAL_MS = 40;

@@ -10,104 +10,18 @@
  * @module
  */
 import type { ElementRow } from "../ax_tree.ts";
-import { asDriverError, DriverError } from "../errors.ts";
+import { asDriverError } from "../errors.ts";
 import type { ToolResult } from "../result.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
 import type { ToolContext } from "../tool.ts";
 import { registerObservation } from "../window_observation.ts";
-
-/** What an action call may ask for. */
-export type ReturnState = "none" | "diff" | "full";
-/** The values `return_state` takes. */
-export const RETURN_STATES: readonly ReturnState[] = ["none", "diff", "full"];
+import { editableTexts, elementKey, type SuccessorRequest, successorRequest } from "./return_state.ts";
 
 /** Node budget of a successor read (get_window_state's default). */
 const MAX_ELEMENTS = 5000;
 
-interface Aim {
-  pid: number;
-  windowId: number;
-  base: Snapshot | undefined;
-  windows: Set<number>;
-  /** The text of the base snapshot's editable fields before the action (the tree carries no text). */
-  texts: Map<string, string>;
-}
-
-/** Most editable fields whose text a successor reads (each is one call to the app). */
-const MAX_TEXT_FIELDS = 50;
-
-/** The text of the editable fields among `elements`, by element reference. */
-async function editableTexts(
-  ctx: ToolContext,
-  elements: readonly SnapshotElement[],
-): Promise<Map<string, string>> {
-  const fields = elements.filter((e) => e.interfaces?.includes("editable_text")).slice(0, MAX_TEXT_FIELDS);
-  const texts = await Promise.all(fields.map((e) => ctx.backend.accessibility.text(e.ref).catch(() => null)));
-  const out = new Map<string, string>();
-  fields.forEach((e, i) => {
-    if (texts[i] !== null) out.set(key(e.ref), texts[i]!);
-  });
-  return out;
-}
-
-interface Request {
-  mode: "diff" | "full";
-  aim?: Aim;
-}
-
-const requests = new WeakMap<ToolContext, Request>();
-
-/**
- * Takes `return_state` out of a call's arguments (the tool's own schema does not know it).
- *
- * @throws {DriverError} `invalid_arguments` for another value.
- */
-export function takeReturnState(args: Record<string, unknown>): ReturnState {
-  const value = args.return_state;
-  delete args.return_state;
-  if (value === undefined || value === null) return "none";
-  if (!RETURN_STATES.includes(value as ReturnState)) {
-    throw new DriverError("invalid_arguments", `return_state must be none, diff or full`, {
-      field: "return_state",
-    });
-  }
-  return value as ReturnState;
-}
-
-/** Marks a call as wanting its successor state. */
-export function requestSuccessor(ctx: ToolContext, mode: ReturnState): void {
-  if (mode !== "none") requests.set(ctx, { mode });
-}
-
-/**
- * Notes the window an action aims at, before anything is sent: the snapshot it was aimed from
- * (the element's, else the session's newest of the window) and the windows its app has now.
- */
-export async function noteAim(
-  ctx: ToolContext,
-  pid: number,
-  windowId: number,
-  from: Snapshot | undefined,
-): Promise<void> {
-  const request = requests.get(ctx);
-  if (!request || request.aim) return;
-  const windows = (await ctx.backend.windows.list()).filter((w) => w.pid === pid).map((w) => w.windowId);
-  const base = from ?? ctx.state.snapshots.current(windowId, ctx.session.id);
-  request.aim = {
-    pid,
-    windowId,
-    base,
-    windows: new Set(windows),
-    texts: base ? await editableTexts(ctx, base.elements) : new Map(),
-  };
-}
-
 /** An element as a successor state lists it. */
 type Row = Omit<ElementRow, "center">;
-
-function key(ref: unknown): string {
-  return JSON.stringify(ref);
-}
 
 function same(a: SnapshotElement, b: SnapshotElement, textA?: string, textB?: string): boolean {
   if ((textA ?? "") !== (textB ?? "")) return false;
@@ -128,17 +42,17 @@ export function diffSnapshots(
     after: new Map(),
   },
 ): { added: Row[]; removed: { element_token: string; role: string; label: string }[]; changed: Row[] } {
-  const before = new Map(base.elements.map((e) => [key(e.ref), e]));
+  const before = new Map(base.elements.map((e) => [elementKey(e.ref), e]));
   const seen = new Set<string>();
   const added: Row[] = [], changed: Row[] = [];
   for (const element of next.elements) {
-    const k = key(element.ref);
+    const k = elementKey(element.ref);
     seen.add(k);
     const old = before.get(k);
     if (!old) added.push(rows[element.index]);
     else if (!same(old, element, texts.before.get(k), texts.after.get(k))) changed.push(rows[element.index]);
   }
-  const removed = base.elements.filter((e) => !seen.has(key(e.ref))).map((e) => ({
+  const removed = base.elements.filter((e) => !seen.has(elementKey(e.ref))).map((e) => ({
     element_token: `${base.id}:${e.index}`,
     role: e.platformRole,
     label: e.label,
@@ -172,7 +86,7 @@ async function observe(ctx: ToolContext, pid: number, windowId: number) {
  * action without a window target says so instead.
  */
 export async function withSuccessor(ctx: ToolContext, result: ToolResult): Promise<ToolResult> {
-  const request = requests.get(ctx);
+  const request = successorRequest(ctx);
   if (!request || result.isError || !result.structuredContent) return result;
   let state: Record<string, unknown>;
   try {
@@ -201,7 +115,7 @@ export async function withSuccessor(ctx: ToolContext, result: ToolResult): Promi
   };
 }
 
-async function successorOf(ctx: ToolContext, request: Request): Promise<Record<string, unknown>> {
+async function successorOf(ctx: ToolContext, request: SuccessorRequest): Promise<Record<string, unknown>> {
   const aim = request.aim;
   let state: Record<string, unknown>;
   if (!aim) {
@@ -220,7 +134,7 @@ async function successorOf(ctx: ToolContext, request: Request): Promise<Record<s
       const after = await editableTexts(ctx, snapshot.elements);
       // An editable field's text is its value in the successor's rows (the tree has none).
       const rows = shaped.elements.map((row, i) => {
-        const text = after.get(key(snapshot.elements[i].ref));
+        const text = after.get(elementKey(snapshot.elements[i].ref));
         return text === undefined || row.value !== undefined ? row : { ...row, value: text };
       });
       state = {

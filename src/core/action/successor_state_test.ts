@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../errors.ts";
 import type { Snapshot, SnapshotElement } from "../snapshots.ts";
-import { diffSnapshots, takeReturnState } from "./successor_state.ts";
+import { takeReturnState } from "./return_state.ts";
+import { diffSnapshots } from "./successor_state.ts";
 
 function element(
   index: number,

@@ -7,7 +7,7 @@
  */
 import type { WindowInfo } from "../../platform/types.ts";
 import { watchTarget } from "../call_abort.ts";
-import { noteAim } from "./successor_state.ts";
+import { noteAim } from "./return_state.ts";
 import { DriverError } from "../errors.ts";
 import type { ResolvedElement } from "../snapshots.ts";
 import { SnapshotStore } from "../snapshots.ts";
