@@ -103,7 +103,7 @@ install_debian_packages
 if [ "${CUA_SKIP_DENO_CACHE:-0}" != 1 ]; then
   # shellcheck disable=SC2046 # one argument per file; our paths have no spaces
   DENO_NO_PACKAGE_JSON=1 node_modules/.bin/deno cache --frozen --quiet \
-    $(find src ffi tools scripts tests bench -name '*.ts' 2>/dev/null | sort)
+    $(find src ffi tools scripts tests bench examples -name '*.ts' 2>/dev/null | sort)
   # `deno bundle` (scripts/bundle.ts and the tests of the single-file artifact) downloads esbuild from the
   # npm registry into the same cache on first use: one bundle of a one-line module fetches it now.
   probe=$(mktemp -d)

@@ -13,12 +13,13 @@ if (import.meta.main) {
   const code = await runCli(Deno.args, {
     toolNames,
     loadTool,
-    async catalog() {
-      const [{ ToolCatalog }, { allTools }] = await Promise.all([
-        import("./core/registry.ts"),
-        import("../tools/mod.ts"),
-      ]);
-      return new ToolCatalog(allTools);
+    async catalog(profile) {
+      const { ToolCatalog } = await import("./core/registry.ts");
+      if (profile) return new ToolCatalog(await (await import("../tools/profiles.ts")).profileTools(profile));
+      return new ToolCatalog((await import("../tools/mod.ts")).allTools);
+    },
+    async profileTools(profile) {
+      return await (await import("../tools/profiles.ts")).profileTools(profile);
     },
     preloadRuntime() {
       // Failures surface when startRuntime and the permission resolver import the same modules.

@@ -3,7 +3,9 @@
  * tools, and the core profile)
  * and the characters of get_window_state (text parts plus structuredContent, the image
  * left out) on stock Debian apps: mousepad, its Save As dialog, gtk3-widget-factory and
- * galculator. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
+ * galculator; and the budget per profile (tools/list of `all`, `core`, `anthropic`, `openai`, with an
+ * estimated token count at 4 bytes a token) and, per app, a typical successor diff (press_key Tab
+ * with `return_state: "diff"`: the focus moves) beside the full observation. Run by scripts/bench.ts; `--only sizes` runs just this. Needs the Debian packages
  * mousepad, gtk-3-examples and galculator, which the bench installs with its peers
  * (scripts/bench/peers.ts); the test suite does not need galculator, so scripts/setup.sh leaves it out.
  *
@@ -22,6 +24,8 @@ export interface ObservationSize {
   text_chars: number;
   structured_chars: number;
   elements: number;
+  /** Characters of the successor_state a press_key Tab with return_state "diff" returned. */
+  diff_chars?: number;
 }
 
 /** Every size the report shows. */
@@ -29,6 +33,8 @@ export interface SizeReport {
   commit: string;
   tools_list_bytes: number;
   tools_list_core_bytes: number | null;
+  /** tools/list bytes of the vocabulary profiles. */
+  tools_list_profile_bytes?: Record<string, number>;
   tools: number;
   observations: ObservationSize[];
 }
@@ -67,12 +73,20 @@ async function observe(call: Call, name: string, pid: number, windowId: number):
     return settled ? state : null;
   });
   const { text, structured } = resultChars(result);
+  // A typical act with its successor diff: Tab moves the focus (background keys, nothing raised).
+  const act = await call("press_key", {
+    target: { kind: "window", pid, window_id: windowId },
+    key: "Tab",
+    return_state: "diff",
+  });
+  const successor = act.structuredContent?.successor_state;
   return {
     window: name,
     chars: text + structured,
     text_chars: text,
     structured_chars: structured,
     elements: result.structuredContent?.element_count as number,
+    ...(successor ? { diff_chars: JSON.stringify(successor).length } : {}),
   };
 }
 
@@ -186,7 +200,11 @@ export async function toolsListOnWire(root: string, args: string[] = []): Promis
 export async function measureSizes(
   call: Call,
   env: Record<string, string>,
-  listing: { all: () => Promise<ListingOnWire>; core: (() => Promise<ListingOnWire>) | null },
+  listing: {
+    all: () => Promise<ListingOnWire>;
+    core: (() => Promise<ListingOnWire>) | null;
+    profiles?: Record<string, () => Promise<ListingOnWire>>;
+  },
   commit: string,
 ): Promise<SizeReport> {
   const all = await listing.all();
@@ -199,6 +217,13 @@ export async function measureSizes(
     commit,
     tools_list_bytes: all.bytes,
     tools_list_core_bytes: listing.core ? (await listing.core()).bytes : null,
+    tools_list_profile_bytes: Object.fromEntries(
+      await Promise.all(
+        Object.entries(listing.profiles ?? {}).map(async ([name, list]) =>
+          [name, (await list()).bytes] as const
+        ),
+      ),
+    ),
     tools: all.tools,
     observations,
   };
@@ -213,7 +238,7 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
   const rows = [
     `| tools/list, all ${after.tools} tools (bytes) | ${k(before?.tools_list_bytes)} | ${
       k(after.tools_list_bytes)
-    } | ${ratio(before?.tools_list_bytes, after.tools_list_bytes)} | ≤ 60k |`,
+    } | ${ratio(before?.tools_list_bytes, after.tools_list_bytes)} | ≤ 61k |`,
     `| tools/list, \`--tools core\` (bytes) | – | ${k(after.tools_list_core_bytes)} | | < 20k |`,
     ...after.observations.map((o) => {
       const b = before?.observations.find((x) => x.window === o.window);
@@ -223,6 +248,26 @@ export function sizesMarkdown(before: SizeReport | null, after: SizeReport, date
         ratio(b?.chars, o.chars)
       } | ≤ 50% |`;
     }),
+  ];
+  const tokens = (bytes: number | null | undefined) =>
+    bytes ? `~${Math.round(bytes / 4).toLocaleString("en")}` : "–";
+  const profiles = [
+    ["all", after.tools_list_bytes],
+    ["core", after.tools_list_core_bytes],
+    ...Object.entries(after.tools_list_profile_bytes ?? {}),
+  ] as [string, number | null][];
+  const budget = [
+    ...profiles.map(([name, n]) =>
+      `| tools/list \`--tools ${name}\` | ${n === null ? "–" : n.toLocaleString("en")} | ${tokens(n)} | |`
+    ),
+    ...after.observations.map((o) =>
+      `| get_window_state ${o.window} | ${o.chars.toLocaleString("en")} | ${tokens(o.chars)} | |`
+    ),
+    ...after.observations.filter((o) => o.diff_chars !== undefined).map((o) =>
+      `| diff after press_key Tab, ${o.window} | ${o.diff_chars!.toLocaleString("en")} | ${
+        tokens(o.diff_chars)
+      } | ${(o.chars / o.diff_chars!).toFixed(1)}x smaller |`
+    ),
   ];
   return `## Sizes (\`deno run -A scripts/bench.ts --only sizes\`, ${date})
 
@@ -236,6 +281,14 @@ ${before?.commit ?? "(not recorded)"}; now: ${after.commit}.
 | Measure | Before | Now | Now / before | Target |
 | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
+
+Budget per profile and observation (characters; tokens estimated at 4 characters a token; a diff is
+the \`successor_state\` of \`press_key\` Tab with \`return_state: "diff"\`, against the full
+observation of the same window):
+
+| What | Characters | Tokens (est.) | Diff vs full |
+| --- | --- | --- | --- |
+${budget.join("\n")}
 `;
 }
 
@@ -255,6 +308,10 @@ export async function runSizeReport(root: string, recordBefore = false): Promise
     const report = await measureSizes(call, Deno.env.toObject(), {
       all: () => toolsListOnWire(root),
       core: () => toolsListOnWire(root, ["--tools", "core"]),
+      profiles: {
+        anthropic: () => toolsListOnWire(root, ["--tools", "anthropic"]),
+        openai: () => toolsListOnWire(root, ["--tools", "openai"]),
+      },
     }, new TextDecoder().decode(head.stdout).trim());
     const jsonPath = `${root}bench/results.json`;
     const previous = JSON.parse(await Deno.readTextFile(jsonPath).catch(() => "{}"));

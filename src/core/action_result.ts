@@ -43,6 +43,8 @@ export const ActionResultSchema = z.strictObject({
       "permission_required",
     ]),
   }).optional(),
+  /** What `return_state` asked for (src/core/action/successor_state.ts). */
+  successor_state: z.record(z.string(), z.unknown()).optional().meta({ listed: false }),
 });
 
 /** An action result. */

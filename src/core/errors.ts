@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "coordinate_out_of_bounds", // a point or region outside the display it is in pixels of (never clamped)
   "stale_screenshot", // a screenshot_id that is unknown, of another session, superseded, or whose pixels are gone
   "menu_path_unavailable", // invoke_menu: a segment is missing, ambiguous, disabled or not invokable
   // Delivery
@@ -127,6 +128,7 @@ const REFUSAL_CODES: ReadonlySet<DriverErrorCode> = new Set<DriverErrorCode>([
   "invalid_snapshot_id",
   "conflicting_element_target",
   "screenshot_context_missing",
+  "coordinate_out_of_bounds",
   "stale_screenshot",
   "menu_path_unavailable",
   "background_unavailable",

@@ -14,6 +14,8 @@ import { observeCall } from "./call_observer.ts";
 import { asDriverError, DriverError, errorText, toErrorEnvelope } from "./errors.ts";
 import { HeldInput } from "./input/held_input.ts";
 import { type InputStopState, stopAllInput, type StopOutcome, stopsWithInput } from "./input_stop.ts";
+import { ActionResultSchema } from "./action_result.ts";
+import { requestSuccessor, RETURN_STATES, takeReturnState } from "./action/return_state.ts";
 import type { ToolResult } from "./result.ts";
 import type { RuntimeState } from "./runtime_state.ts";
 import type { Session, TransportKind } from "./session.ts";
@@ -50,8 +52,11 @@ export interface ToolListing {
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
-  /** MCP hints; the compact listing leaves out those equal to MCP's defaults (false, true, false, true). */
-  annotations: {
+  /**
+   * MCP hints; the compact listing leaves out those equal to MCP's defaults (false, true, false, true),
+   * and the whole object when none is left.
+   */
+  annotations?: {
     readOnlyHint?: boolean;
     destructiveHint?: boolean;
     idempotentHint?: boolean;
@@ -87,6 +92,8 @@ export interface CallOptions {
  * registry is one; a daemon client proxying to a registry elsewhere is another.
  */
 export interface ToolHost {
+  /** The tools/list profile, when the host knows it (a vocabulary profile changes the MCP instructions). */
+  readonly profile?: string;
   list(): ToolListing[] | Promise<ToolListing[]>;
   call(name: string, args: unknown, options: CallOptions): Promise<ToolResult>;
 }
@@ -115,6 +122,11 @@ export class ToolCatalog {
       this.#tools.set(tool.name, tool);
     }
     this.listingOptions = listingOptions;
+  }
+
+  /** The tools/list profile. */
+  get profile(): string {
+    return this.listingOptions.profile ?? "all";
   }
 
   /** The same tools, listed under other options (profile, legacy tools). */
@@ -154,12 +166,15 @@ export class ToolCatalog {
     const tool = this.#tools.get(name);
     if (!tool) return undefined;
     const input = jsonSchema(tool.input, "input");
+    if (returnsState(tool)) {
+      (input.properties as Record<string, unknown>).return_state = RETURN_STATE_SCHEMA;
+    }
     const entry: ToolListing = {
       name: tool.name,
       ...(compact ? {} : { title: tool.title }),
       description: tool.description,
       inputSchema: compact ? compactInputSchema(input) : input,
-      annotations: compact ? compactHints(tool.hints) : {
+      annotations: compact ? undefined : {
         readOnlyHint: tool.hints.readOnly,
         destructiveHint: tool.hints.destructive,
         idempotentHint: tool.hints.idempotent,
@@ -169,6 +184,11 @@ export class ToolCatalog {
         ? { class: tool.risk }
         : { class: tool.risk, operation_sensitive: tool.risk === "r2" || tool.risk === "r3" },
     };
+    if (compact) {
+      const hints = compactHints(tool.hints);
+      if (Object.keys(hints).length) entry.annotations = hints;
+      else delete entry.annotations;
+    }
     if (!compact) entry.capabilities = [...tool.capabilities];
     if (tool.output) {
       const success = jsonSchema(tool.output, "output");
@@ -256,7 +276,8 @@ export class ToolRegistry extends ToolCatalog {
         })
         : asDriverError(error);
       if (driverError.code === "internal_error") console.error(`cua-driver: ${name}:`, driverError.cause);
-      return failure(driverError);
+      const phrase = this.get(name)?.errorPhrase;
+      return phrase ? phrasedFailure(driverError, phrase(driverError)) : failure(driverError);
     }
   }
 
@@ -270,13 +291,15 @@ export class ToolRegistry extends ToolCatalog {
       });
     }
     const args = stripReserved(rawArgs, name);
+    // Action tools take return_state beside their own arguments (see successor_state.ts).
+    const returnState = returnsState(tool) ? takeReturnState(args) : "none";
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw invalidArguments(name, parsed.error);
-    return { tool, args, parsed };
+    return { tool, args, parsed, returnState };
   }
 
   async #dispatch(name: string, rawArgs: unknown, options: CallOptions): Promise<ToolResult> {
-    const { tool, args, parsed } = this.#parse(name, rawArgs);
+    const { tool, args, parsed, returnState } = this.#parse(name, rawArgs);
     const label = typeof args.session === "string" ? args.session : options.inheritedSession?.label ?? null;
     // Session readers and diagnostics never create or touch a session (contract.md §4).
     const session = tool.sessionRequiring === false
@@ -342,10 +365,21 @@ export class ToolRegistry extends ToolCatalog {
         transport: options.transport,
       };
       registerCall(ctx, own);
+      requestSuccessor(ctx, returnState);
       callCtx = ctx;
       // Observers (the recorder) see every authorized call and its result.
       const call = { tool, args, ctx, nested: options.inheritedSession !== undefined };
-      result = await observeCall(this.state.callObservers, call, () => tool.run(ctx, parsed.data));
+      result = await observeCall(
+        this.state.callObservers,
+        call,
+        async () => {
+          const ran = await tool.run(ctx, parsed.data);
+          // Loaded only by a call that asked for its successor state.
+          return returnState === "none"
+            ? ran
+            : await (await import("./action/successor_state.ts")).withSuccessor(ctx, ran);
+        },
+      );
     } catch (error) {
       // Browser tools refuse in their own shape (contract.md §2.2, shape 4): not isError.
       if (tool.group === "browser" && error instanceof DriverError && error.refused) {
@@ -377,6 +411,23 @@ export class ToolRegistry extends ToolCatalog {
   }
 }
 
+/** The listed `return_state` parameter of action tools. */
+const RETURN_STATE_SCHEMA: JsonSchema = {
+  type: "string",
+  enum: [...RETURN_STATES],
+  description: 'After the action: "diff" (what changed in the target window since the snapshot it was ' +
+    'aimed from, fresh tokens, windows it opened), "full" or "none" (default)',
+  shared: "return_state",
+};
+
+/**
+ * True for the tools that accept `return_state`: action tools in the driver's own shapes that aim
+ * at windows (the browser tools answer with the page's state of their own).
+ */
+export function returnsState(tool: AnyTool): boolean {
+  return tool.output === ActionResultSchema && tool.vendorShape !== true && tool.group !== "browser";
+}
+
 /** A session view for tools that must not create one. */
 function detachedSession(options: CallOptions, label: string | null): Session {
   const now = Date.now();
@@ -398,6 +449,18 @@ export function failure(error: DriverError): ToolResult {
     isError: true,
     content: [{ type: "text", text: errorText(error) }],
     structuredContent: toErrorEnvelope(error),
+  };
+}
+
+/**
+ * The isError result of a tool whose error texts are a fixed set: the phrase as the text and the
+ * message, and the code; nothing else of the error (its message and data may quote screen content).
+ */
+export function phrasedFailure(error: DriverError, phrase: string): ToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: phrase }],
+    structuredContent: { status: error.refused ? "refused" : "failed", code: error.code, message: phrase },
   };
 }
 

@@ -139,7 +139,7 @@ Deno.test("ToolRegistry.list advertises compact schemas; the full listing has an
   assert.equal(entry.inputSchema.type, "object");
   assert.equal(entry.inputSchema.additionalProperties, false);
   assert.equal("$schema" in entry.inputSchema, false);
-  assert.equal(entry.annotations.readOnlyHint, true);
+  assert.equal(entry.annotations?.readOnlyHint, true);
   assert.equal(entry.risk.class, "r0");
 });
 

@@ -26,6 +26,9 @@ export interface SnapshotElement<Ref = unknown> {
   /** The platform's role name, as get_window_state showed it. */
   readonly platformRole: string;
   readonly label: string;
+  /** Its value and focus when the snapshot was taken (what a successor diff compares). */
+  readonly value?: string;
+  readonly focused?: boolean;
   /** Back-end handle used to act on the element later (bus name and path on Linux). */
   readonly ref: Ref;
   /** Screen frame when the snapshot was taken, if known. */

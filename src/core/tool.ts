@@ -4,6 +4,7 @@
  * @module
  */
 import type { z } from "./schema/mod.ts";
+import type { DriverError } from "./errors.ts";
 import type { Backend } from "../platform/types.ts";
 import type { HeldInput } from "./input/held_input.ts";
 import type { ToolResult } from "./result.ts";
@@ -129,6 +130,17 @@ export interface ToolDefinition<I extends z.AnySchema = z.AnySchema, O extends z
    * manifests name listed tools only.
    */
   readonly authorizeAs?: (args: z.output<I>) => { tool: string; args: Record<string, unknown> };
+  /**
+   * For tools of a vocabulary whose error texts are a fixed set (a model vendor's): the one phrase
+   * the caller reads for a failure. The registry then returns that phrase and the code only, never
+   * the message or hint (which may quote what is on the screen).
+   */
+  readonly errorPhrase?: (error: DriverError) => string;
+  /**
+   * True for tools whose arguments and results are a vendor's exact shapes: the registry adds
+   * nothing to them (no `return_state`).
+   */
+  readonly vendorShape?: boolean;
   run(ctx: ToolContext, args: z.output<I>): Promise<ToolResult>;
 }
 

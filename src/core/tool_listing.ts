@@ -8,7 +8,9 @@
  *
  * Profiles choose which tools are listed: `all` (every tool but the legacy ones, which
  * `legacy: true` adds back) or `core`, the dozen tools most agents need. Unlisted tools
- * can still be called.
+ * can still be called. The vocabulary profiles (`anthropic`, `openai`) serve another set of
+ * tools, a model vendor's own names and shapes, chosen where the tools are (`tools/profiles.ts`):
+ * a registry built for one lists every tool it holds.
  *
  * @module
  */
@@ -17,8 +19,19 @@ import type { AnyTool, ToolHints } from "./tool.ts";
 /** JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
 
-/** Which tools tools/list shows. */
-export type ToolProfile = "all" | "core";
+/** Which tools tools/list shows (and, for a vocabulary profile, which tools the registry holds). */
+export type ToolProfile = "all" | "core" | VocabularyProfile;
+
+/** Profiles that serve a model vendor's tool vocabulary instead of the driver's own tools. */
+export type VocabularyProfile = "anthropic" | "openai";
+
+/** Every profile name, for flags and their errors. */
+export const TOOL_PROFILES: readonly ToolProfile[] = ["all", "core", "anthropic", "openai"];
+
+/** True for the profiles that serve a vendor's vocabulary. */
+export function isVocabularyProfile(profile: string | undefined): profile is VocabularyProfile {
+  return profile === "anthropic" || profile === "openai";
+}
 
 /** Listing options: the profile and whether legacy tools are listed. */
 export interface ListingOptions {
@@ -47,6 +60,7 @@ export const CORE_TOOLS: readonly string[] = [
 /** True when `tool` is listed under `options`. */
 export function isListed(tool: AnyTool, options: ListingOptions = {}): boolean {
   if ((options.profile ?? "all") === "core") return CORE_TOOLS.includes(tool.name);
+  if (isVocabularyProfile(options.profile)) return true;
   return !tool.legacy || options.legacy === true;
 }
 
@@ -109,7 +123,10 @@ function strip(value: unknown): unknown {
  */
 export function compactOutputSchema(success: JsonSchema): JsonSchema {
   const properties: JsonSchema = {};
-  for (const name of Object.keys((success.properties ?? {}) as JsonSchema)) properties[name] = {};
+  for (const [name, field] of Object.entries((success.properties ?? {}) as JsonSchema)) {
+    // A field only a parameter asks for (successor_state) needs no listing: the object is open.
+    if ((field as JsonSchema).listed !== false) properties[name] = {};
+  }
   // Nothing required and no closed object: the failure envelope (isError) passes it too.
   return { type: "object", properties };
 }
@@ -125,7 +142,10 @@ export const SHARED_PARAMETERS = 'Parameters many tools share: target = {kind:"w
   "targets take screen points; screenshot_id pins x, y to one capture, from_zoom to the latest zoom. " +
   'delivery_mode "background" (default) leaves the window where it is, "foreground" fronts it, acts and ' +
   "restores. modifier = keys held: ctrl, shift, alt, super. session = a label to repeat on related calls " +
-  "(default: this connection's session). screenshot_out_file writes the PNG there instead of inline.";
+  "(default: this connection's session). screenshot_out_file writes the PNG there instead of inline. " +
+  'return_state "diff" on an action adds successor_state: the target window\'s elements added, removed and ' +
+  "changed since the snapshot the action was aimed from (fresh element_tokens) and windows it opened; " +
+  '"full" all its elements; "none" (default) nothing.';
 
 /**
  * MCP hints without those equal to the protocol's defaults (readOnly false, destructive

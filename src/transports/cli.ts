@@ -10,7 +10,13 @@ import type { PermissionConfig } from "../core/permissions/config.ts";
 import type { ToolCatalog, ToolRegistry } from "../core/registry.ts";
 import type { ToolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
-import type { ListingOptions } from "../core/tool_listing.ts";
+import {
+  isVocabularyProfile,
+  type ListingOptions,
+  TOOL_PROFILES,
+  type ToolProfile,
+  type VocabularyProfile,
+} from "../core/tool_listing.ts";
 import type { LocalSockets } from "../platform/types.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs, type ParsedArgs, toolArguments } from "./cli_args.ts";
@@ -25,8 +31,10 @@ import type { PermissionsRuntime } from "./cli_permissions.ts";
 export interface CliHost {
   /** Every tool's name, known without loading any tool. */
   toolNames: readonly string[];
-  /** Loads every tool into a catalog (list-tools, describe, manifest). */
-  catalog(): Promise<ToolCatalog>;
+  /** Loads every tool into a catalog (list-tools, describe, manifest); a vocabulary profile's tools when named. */
+  catalog(profile?: VocabularyProfile): Promise<ToolCatalog>;
+  /** Loads the tools a vocabulary profile serves (`--tools anthropic`, `--tools openai`). */
+  profileTools(profile: VocabularyProfile): Promise<AnyTool[]>;
   /** Loads one tool; undefined for an unknown name. */
   loadTool(name: string): Promise<AnyTool | undefined>;
   /**
@@ -90,7 +98,11 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
     case "list-tools": {
       const listing = listingFromFlags(args);
       if (typeof listing === "string") return usage(listing);
-      const [catalog, { firstSentence }] = await Promise.all([host.catalog(), import("./cli_offline.ts")]);
+      const vocabulary = isVocabularyProfile(listing.profile) ? listing.profile : undefined;
+      const [catalog, { firstSentence }] = await Promise.all([
+        host.catalog(vocabulary),
+        import("./cli_offline.ts"),
+      ]);
       for (const tool of catalog.withListing(listing).list()) {
         console.log(`${tool.name}: ${firstSentence(tool.description)}`);
       }
@@ -133,6 +145,15 @@ export async function runCli(argv: readonly string[], host: CliHost): Promise<nu
           ),
         { waitForDisplay: true },
       );
+    case "osworld-server": {
+      const { osworldCommand, osworldConfig } = await import("./osworld/command.ts");
+      // Checked before the desktop starts: a usage error starts nothing.
+      const config = osworldConfig(args.positionals, (name) => Deno.env.get(name));
+      if (typeof config === "string") return usage(config);
+      return await withRuntime(args, host, (registry) => osworldCommand(registry, config), {
+        waitForDisplay: true,
+      });
+    }
     case "call":
       return await (await import("./cli_daemon_client.ts")).callCommand(
         args,
@@ -309,7 +330,8 @@ async function withRuntime(
       permissions,
       waitForDisplay: options.waitForDisplay ?? false,
       listing,
-      tools: options.oneShot?.tools,
+      tools: options.oneShot?.tools ??
+        (isVocabularyProfile(listing.profile) ? await host.profileTools(listing.profile) : undefined),
       sweepSessions: !options.oneShot,
       oneShot: Boolean(options.oneShot),
     });
@@ -331,9 +353,11 @@ async function withRuntime(
 export function listingFromFlags(args: ParsedArgs): ListingOptions | string {
   const flag = args.flags.get("--tools");
   const profile = (typeof flag === "string" ? flag : undefined) ?? Deno.env.get("CUA_DRIVER_TOOLS") ?? "all";
-  if (profile !== "all" && profile !== "core") return `--tools must be all or core, not "${profile}"`;
+  if (!(TOOL_PROFILES as readonly string[]).includes(profile)) {
+    return `--tools must be ${TOOL_PROFILES.join(", ")}, not "${profile}"`;
+  }
   const legacy = args.flags.has("--legacy-tools") || Deno.env.get("CUA_DRIVER_LEGACY_TOOLS") === "1";
-  return { profile, legacy };
+  return { profile: profile as ToolProfile, legacy };
 }
 
 function usage(message: string): number {

@@ -20,6 +20,11 @@ Commands:
                           cua-driver.sock, mode 0600). With CUA_DRIVER_RS_MCP_HTTP_PORT (and
                           CUA_DRIVER_RS_MCP_HTTP_TOKEN) also MCP at /mcp, gRPC cua.env.v1 and the live
                           view at /view (the URL with its token is printed on stderr) on that port
+  osworld-server [--port N] [--host H] [--files-root DIR]
+                          Serve OSWorld's guest HTTP API (default 127.0.0.1:5000; CUA_DRIVER_OSWORLD_TOKEN, a
+                          bearer token, is required): /screenshot, /accessibility, /execute and /run_python (a
+                          pyautogui subset, parsed, never run by Python), /computer_13, /screen_size, /platform,
+                          /start_recording, /end_recording; with --files-root, /file and /setup/upload in DIR
   call <tool> [JSON]      Run one tool through the daemon (exits 1 when the daemon is not running)
   status | stop           Show or stop the daemon
   stop-input | resume-input
@@ -50,8 +55,11 @@ Options:
                           The bounded-mode ceiling: allowed tools, apps, files, desktop (YAML or JSON)
   --grant existing-profile
                           Standard mode: allow attaching to an existing browser profile
-  --tools all|core        Which tools tools/list (and list-tools) shows: all (default) or the dozen most agents
-                          need; unlisted tools can still be called. Env: CUA_DRIVER_TOOLS
+  --tools all|core|anthropic|openai
+                          Which tools tools/list (and list-tools) shows: all (default) or the dozen most agents
+                          need (unlisted tools can still be called); anthropic serves instead exactly the members
+                          of Anthropic's computer_toolset_20260801, openai OpenAI's computer tool (an action
+                          batch). Env: CUA_DRIVER_TOOLS
   --legacy-tools          Also list the compatibility tools (page, escalate_session, get_session_state).
                           Env: CUA_DRIVER_LEGACY_TOOLS=1
   --socket PATH           The daemon socket for serve, call, status, stop and mcp --socket
@@ -114,6 +122,15 @@ export function manifest(
         name: "demo",
         description: "Observe and act on a real app",
         args: [{ name: "--app", type: "string" }],
+      },
+      {
+        name: "osworld-server",
+        description: "Serve OSWorld's guest HTTP API (bearer token in CUA_DRIVER_OSWORLD_TOKEN)",
+        args: [
+          { name: "--port", type: "string" },
+          { name: "--host", type: "string" },
+          { name: "--files-root", type: "string" },
+        ],
       },
       { name: "list-tools", description: "List tools", args: [] },
       {

@@ -27,7 +27,7 @@ import {
 import { CAPABILITY_VERSION, type ToolHost, TOOLS_LIST_SCHEMA_VERSION } from "../core/registry.ts";
 import type { ProgressReport } from "../core/tool.ts";
 import type { TransportKind } from "../core/session.ts";
-import { SHARED_PARAMETERS } from "../core/tool_listing.ts";
+import { isVocabularyProfile, SHARED_PARAMETERS } from "../core/tool_listing.ts";
 import { VERSION } from "../version.ts";
 
 /** Protocol versions this server speaks; the first is answered to a client asking for another one. */
@@ -58,6 +58,12 @@ const INSTRUCTIONS = "cua-driver drives a real desktop. Observe with get_window_
   "Background input uses a private pointer and keyboard that never move yours and is refused where another " +
   "window covers the point (then use delivery_mode foreground). " + SHARED_PARAMETERS;
 
+/** The instructions of a registry serving a vendor's vocabulary instead of the driver's own tools. */
+const VOCABULARY_INSTRUCTIONS = "cua-driver drives a real desktop with a model vendor's computer tools. " +
+  "Coordinates are pixels of the screenshot these tools return (one size for the whole session); points " +
+  "outside it are errors, never clamped. Each action answers what it read back from the app " +
+  "(Effect: confirmed, or unverifiable: take a screenshot to check).";
+
 /** What the SDK hands a request handler besides the request (the part used here). */
 interface CallExtra {
   signal: AbortSignal;
@@ -81,7 +87,10 @@ export function createMcpConnection(host: ToolHost, transport: TransportKind, le
   const ended = new AbortController();
   const server = new Server(
     { name: "cua-driver", version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: isVocabularyProfile(host.profile) ? VOCABULARY_INSTRUCTIONS : INSTRUCTIONS,
+    },
   );
   // Matches the reference's wording for an unknown method (contract.md §5.5).
   server.fallbackRequestHandler = (request: { method: string }) =>

@@ -9,6 +9,9 @@ import { fromBase64, type ToolResult } from "../../src/core/result.ts";
 import { decodePng } from "../../src/core/image/png.ts";
 import type { RawImage } from "../../src/platform/types.ts";
 import { startRuntime } from "../../src/runtime.ts";
+import type { ToolListing } from "../../src/core/registry.ts";
+import type { AnyTool } from "../../src/core/tool.ts";
+import type { ListingOptions } from "../../src/core/tool_listing.ts";
 
 /** Structured output of a tool call, loosely typed for tests. */
 // deno-lint-ignore no-explicit-any
@@ -31,16 +34,23 @@ export interface TestDriver extends AsyncDisposable {
 /**
  * Starts the driver on the desktop named by DISPLAY, with a private config directory so a
  * developer's `~/.cua-driver/config.json` cannot change what the tests see; standard
- * permission mode unless `options.permissionMode` says otherwise.
+ * permission mode unless `options.permissionMode` says otherwise; `tools` and `listing` choose
+ * another tool set (a vocabulary profile's).
  */
 export async function startTestDriver(
-  options: { permissionMode?: "standard" | "unrestricted" } = {},
-): Promise<TestDriver> {
+  options: {
+    permissionMode?: "standard" | "unrestricted";
+    tools?: readonly AnyTool[];
+    listing?: ListingOptions;
+  } = {},
+): Promise<TestDriver & { list(): ToolListing[] }> {
   const configDir = await Deno.makeTempDir({ prefix: "cua-test-config-" });
   Deno.env.set("CUA_DRIVER_CONFIG_DIR", configDir);
+  const { permissionMode, ...rest } = options;
   const runtime = await startRuntime({
     desktop: "system",
-    permissionMode: options.permissionMode ?? "standard",
+    permissionMode: permissionMode ?? "standard",
+    ...rest,
   });
   const lease = `test-${crypto.randomUUID()}`;
   const call = (name: string, args: unknown = {}, timeoutMs = 20_000) =>
@@ -50,6 +60,7 @@ export async function startTestDriver(
     closing ??= runtime.close().finally(() => Deno.remove(configDir, { recursive: true }).catch(() => {}));
   return {
     call,
+    list: () => runtime.registry.list(),
     async ok(name, args = {}) {
       const result = await call(name, args);
       assert.equal(result.isError, undefined, `${name} failed: ${describeResult(result)}`);

@@ -155,7 +155,7 @@ Deno.test("tools/list hints and risk classes match the reference (full listing),
   for (const name of catalog.names) {
     const full = catalog.fullListing(name)!;
     const expected = EXPECTED[name];
-    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = full.annotations;
+    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = full.annotations!;
     if (expected) {
       assert.deepEqual(
         [readOnlyHint, destructiveHint, idempotentHint, openWorldHint, full.risk.class],
@@ -165,7 +165,8 @@ Deno.test("tools/list hints and risk classes match the reference (full listing),
     }
     assert.equal(full.risk.operation_sensitive, full.risk.class === "r2" || full.risk.class === "r3");
     // The compact listing leaves out MCP's defaults and what a read-only tool's hints cannot mean.
-    const compact = catalog.listing(name)!.annotations;
+    // (and the whole object when nothing is left).
+    const compact = catalog.listing(name)!.annotations ?? {};
     assert.equal(compact.readOnlyHint ?? false, readOnlyHint, name);
     assert.equal(compact.openWorldHint ?? true, openWorldHint, name);
     if (!readOnlyHint) {
@@ -190,12 +191,14 @@ Deno.test("tools/list schemas are closed JSON Schema objects; full output schema
       assert.deepEqual(anyOf[1].anyOf, [{ required: ["refusal"] }, { required: ["status"] }, {
         required: ["code"],
       }]);
-      // The published one names the success fields and requires none, so a failure envelope passes too.
+      // The published one names the success fields (but those only a parameter asks for) and requires
+      // none, so a failure envelope passes too.
       assert.equal(entry.outputSchema?.type, "object");
       assert.equal(entry.outputSchema?.required, undefined);
       assert.deepEqual(
         Object.keys(entry.outputSchema?.properties as object),
-        Object.keys((anyOf[0].properties ?? {}) as object),
+        Object.entries((anyOf[0].properties ?? {}) as Record<string, { listed?: boolean }>)
+          .filter(([, field]) => field.listed !== false).map(([name]) => name),
       );
     }
   }

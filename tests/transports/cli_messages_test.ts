@@ -16,7 +16,7 @@ Deno.test("describe of a misspelt tool suggests the close names instead of listi
   assert.match(far.stderr, /unknown tool "zzzzzz"\. Run "cua-driver list-tools" for the names/);
 });
 
-Deno.test("list-tools obeys --tools core and --legacy-tools, and refuses an unknown profile", async () => {
+Deno.test("list-tools obeys --tools core, anthropic, openai and --legacy-tools, and refuses an unknown profile", async () => {
   const names = (text: string) => text.trim().split("\n").map((line) => line.split(":")[0]);
   const core = await runDriver(["list-tools", "--tools", "core"], { env: denoEnv() });
   assert.equal(core.code, 0, core.stderr);
@@ -37,5 +37,13 @@ Deno.test("list-tools obeys --tools core and --legacy-tools, and refuses an unkn
   );
   const bad = await runDriver(["list-tools", "--tools", "some"], { env: denoEnv() });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--tools must be all or core, not "some"/);
+  assert.match(bad.stderr, /--tools must be all, core, anthropic, openai, not "some"/);
+  // The vocabulary profiles list a vendor's tools instead of the driver's.
+  const anthropic = names(
+    (await runDriver(["list-tools", "--tools", "anthropic"], { env: denoEnv() })).stdout,
+  );
+  assert.equal(anthropic.length, 17);
+  assert.ok(anthropic.includes("left_click") && anthropic.includes("zoom") && !anthropic.includes("click"));
+  const openai = names((await runDriver(["list-tools", "--tools", "openai"], { env: denoEnv() })).stdout);
+  assert.deepEqual(openai, ["computer"]);
 });

@@ -28,7 +28,7 @@ export const PredicateSchema = z.strictObject({
   element: z.strictObject({
     selector: z.strictObject({
       role: z.string().min(1).optional().describe(
-        'Accessibility role: the name get_window_state shows for the element, or its neutral name ("button", "check_box", "label")',
+        'Role as get_window_state shows it, or its neutral name ("button", "check_box", "label")',
       ),
       label_contains: z.string().min(1).optional().describe(
         "Case-sensitive substring of the label",

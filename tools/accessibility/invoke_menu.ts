@@ -34,7 +34,7 @@ export default defineTool({
   name: "invoke_menu",
   title: "Invoke menu item",
   description:
-    'Invoke a menu item by exact path from the menu bar, e.g. ["Window", "Arrange", "Left"], through accessibility, opening hidden levels and closing them on failure. Never by pixel: a missing or disabled segment is menu_path_unavailable with the items there.',
+    'Invoke a menu item by exact path from the menu bar, e.g. ["Window", "Arrange", "Left"], through accessibility, opening hidden levels (closed again on failure). Never by pixel: a missing or disabled segment is menu_path_unavailable with the items there.',
   group: "accessibility",
   input: z.strictObject({
     pid: pidParam,

@@ -36,7 +36,7 @@ export default defineTool({
   name: "verify_state",
   title: "Verify state",
   description:
-    "Check 1 to 8 ANDed predicates on one window (exists, bounds, or one showing element by role/label_contains that exists, is enabled, selected or has a value), sampling every 100 ms until all hold for stable_samples samples or timeout_ms. Each is satisfied, unsatisfied or unknown with a reason.",
+    "Check 1 to 8 ANDed predicates on one window (exists, bounds, or one showing element by role/label_contains that exists, is enabled, selected or has a value), sampling every 100 ms until all hold stable_samples times or timeout_ms passes. Each: satisfied, unsatisfied or unknown, with a reason.",
   group: "accessibility",
   input: z.strictObject({
     pid: pidParam,

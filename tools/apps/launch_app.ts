@@ -22,7 +22,7 @@ export default defineTool({
   name: "launch_app",
   title: "Launch app",
   description:
-    "Launch an app by launch_path (a path, PATH name, .desktop file or list_apps launch_path; arguments in additional_arguments), name or urls (xdg-open), fronting nothing; waits up to 3 s for a window (60 s behind a launcher). Standard: GUI apps only; bounded: the manifest's, argument files within its grants. Unless unrestricted, launch_refused for program runners (shells, env, interpreters, git) and code-loading arguments; always for killers (kill_app) and DevTools flags (browser_prepare).",
+    "Launch an app by launch_path (arguments in additional_arguments), name or urls (xdg-open), fronting nothing; waits up to 3 s for a window (60 s behind a launcher). Standard: GUI apps only; bounded: the manifest's, argument files within its grants. Unless unrestricted, launch_refused for program runners (shells, env, interpreters, git) and code-loading arguments; always for killers (kill_app) and DevTools flags (browser_prepare).",
   group: "apps",
   input: z.strictObject({
     launch_path: z.string().min(1).max(4096).optional().describe(

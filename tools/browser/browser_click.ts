@@ -12,7 +12,7 @@ export default defineTool({
   name: "browser_click",
   title: "Click in browser tab",
   description:
-    "Click a page element (ref) or viewport coordinates in a bound tab. input_route trusted (default): CDP mouse events at the element's centre (Chromium activates its window); dom_event: page-script events. confirmed when CDP reads back a change (value, checked, focus, DOM mutation, navigation, dialog).",
+    "Click a page element (ref) or viewport point in a bound tab. input_route trusted (default): CDP mouse events at the element's centre (Chromium activates its window); dom_event: page-script events. confirmed when CDP reads back a change (value, checked, focus, DOM, navigation, dialog).",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

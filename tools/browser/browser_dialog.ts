@@ -11,7 +11,7 @@ export default defineTool({
   name: "browser_dialog",
   title: "Browser dialog",
   description:
-    "Inspect (returns dialog_id, type, message, default_prompt, or null), accept (prompt_text for a prompt) or dismiss a page's JavaScript alert, confirm, prompt or beforeunload dialog on a bound tab, over CDP, without raising the window.",
+    "Inspect (dialog_id, type, message, default_prompt, or null), accept (prompt_text for a prompt) or dismiss a page's JavaScript alert, confirm, prompt or beforeunload dialog on a bound tab, over CDP, without raising the window.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -12,7 +12,7 @@ export default defineTool({
   name: "browser_download",
   title: "Browser download",
   description:
-    "Download through a live ref (trusted click) into destination_root: an absolute, existing, user-owned directory without symlinks, not a system or shared root (bounded mode: inside files.write); never overwrites. Returns path, size, SHA-256.",
+    "Download through a live ref (trusted click) into destination_root: an absolute, existing, user-owned directory, no symlinks, not a system or shared root (bounded mode: inside files.write); never overwrites. Returns path, size, SHA-256.",
   group: "browser",
   input: z.strictObject({
     session: z.string().min(1).max(200).describe("The lifecycle session label that owns the binding"),

@@ -11,7 +11,7 @@ export default defineTool({
   name: "browser_navigate",
   title: "Navigate browser tab",
   description:
-    "Navigate a bound tab to an http/https/about URL (other schemes: browser_origin_outside_scope), wait for load (15 s at most) and re-bind it; earlier refs go stale. A tab that navigated by itself is refused (browser_binding_stale) until snapshotted again.",
+    "Navigate a bound tab to an http/https/about URL (other schemes: browser_origin_outside_scope), wait for load (at most 15 s), re-bind it; earlier refs go stale. A tab that navigated by itself is refused (browser_binding_stale) until snapshotted again.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

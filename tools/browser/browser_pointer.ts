@@ -63,7 +63,7 @@ export default defineTool({
   name: "browser_pointer",
   title: "Pointer in browser tab",
   description:
-    "Hover, right-click, double-click, scroll or drag in a bound tab at a ref or viewport CSS coordinates (drag to destination_ref or to_x, to_y; HTML5 drag and drop replayed). input_route trusted (default) or dom_event. confirmed when CDP reads back the change.",
+    "Hover, right-click, double-click, scroll or drag in a bound tab at a ref or viewport CSS point (drag to destination_ref or to_x, to_y; HTML5 drag and drop replayed). input_route trusted (default) or dom_event. confirmed when CDP reads back the change.",
   group: "browser",
   input,
   output: ActionResultSchema,

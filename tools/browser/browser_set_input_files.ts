@@ -14,7 +14,7 @@ export default defineTool({
   name: "browser_set_input_files",
   title: "Set input files",
   description:
-    "Assign absolute local files (existing regular files, no symlinks; at most 32, several only for multiple) to a live <input type=file> ref through CDP; the page gets input and change events. Else protected_resource_scope_invalid. Returns the names and sizes the input now holds.",
+    "Assign absolute local files (regular files, no symlinks; at most 32, several only for multiple) to a live <input type=file> ref through CDP; the page gets input and change events. Else protected_resource_scope_invalid. Returns the names and sizes it now holds.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

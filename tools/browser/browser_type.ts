@@ -26,7 +26,7 @@ export default defineTool({
   name: "browser_type",
   title: "Type in browser tab",
   description:
-    "Type into a ref of a bound tab (input, textarea, contenteditable; focused first, caret at the end; replace:true replaces the content). mode insert_text (default) commits at once; keystrokes presses each key. confirmed when CDP reads the value back.",
+    "Type into a ref of a bound tab (input, textarea, contenteditable; focused, caret at the end; replace:true replaces the content). mode insert_text (default) commits at once; keystrokes presses each key. confirmed when CDP reads the value back.",
   group: "browser",
   input: z.strictObject({
     target_id: targetIdParam,

@@ -176,7 +176,7 @@ export default defineTool({
   name: "get_browser_state",
   title: "Get browser state",
   description:
-    "Bind (pid + window_id of a Chromium window prepared by browser_prepare): a target_id and its tabs; act only when status is ok, binding_quality exact and mutation_allowed true. Snapshot (target_id + tab_id): elements as refs p<snapshot>:<index>, with scope_ref, query, paging and an optional screenshot.",
+    "Bind (pid + window_id of a Chromium window after browser_prepare): a target_id and its tabs; act only when status is ok, binding_quality exact and mutation_allowed true. Snapshot (target_id + tab_id): refs p<snapshot>:<index>, scope_ref, query, paging, optional screenshot.",
   group: "browser",
   input,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

@@ -12,7 +12,7 @@ import type { Session } from "../../src/core/session.ts";
 
 /** The required session label of the cursor tools. */
 export const cursorSessionParam = z.string().min(1).max(200).describe(
-  'Session owning the cursor ("default": this connection\'s); repeat it on the actions it should follow',
+  'Session owning the cursor ("default": this connection\'s); pass it on the actions it follows',
 );
 
 /** reduced_motion of a theme. */

@@ -9,7 +9,7 @@ export default defineTool({
   name: "set_agent_cursor_enabled",
   title: "Set agent cursor enabled",
   description:
-    "Show or hide a session's agent cursor: a click-through arrow that glides to each action's target and pulses on clicks, never in screenshots, removed when the session ends. Enabled, an action waits at most glide_duration_ms.",
+    "Show or hide a session's agent cursor: a click-through arrow that glides to each action's target and pulses on clicks, never in screenshots, gone at session end. Enabled, an action waits at most glide_duration_ms.",
   group: "session",
   input: z.strictObject({
     session: cursorSessionParam,

@@ -26,7 +26,7 @@ export default defineTool({
   name: "set_agent_cursor_motion",
   title: "Set agent cursor motion",
   description:
-    "Tune a session's agent cursor motion: glide path (start_handle, end_handle, arc_size, arc_flow, turn_radius), spring, glide_duration_ms (the most an action waits), dwell_after_click_ms, idle_hide_ms. Each number is range-checked; null or absent keeps the current value. Returns all nine.",
+    "Tune a session's agent cursor motion: glide path (start_handle, end_handle, arc_size, arc_flow, turn_radius), spring, glide_duration_ms (the most an action waits), dwell_after_click_ms, idle_hide_ms; null/absent keeps a value. Returns all nine.",
   group: "session",
   input: z.strictObject({ session: cursorSessionParam, ...motionParams }),
   output: z.object({ session: z.string(), motion: MotionSchema }),

@@ -33,7 +33,7 @@ export default defineTool({
   title: "Mouse button up",
   description:
     "Release the button held by mouse_button_down (same session and cursor_id), at x, y of the holding " +
-    "window when given, else where it is. Without x, y it always releases, even when the window has gone. " +
+    "window when given, else where it is. Without x, y it always releases, even with the window gone. " +
     "A slider pressed by mouse_button_down is read back.",
   group: "input",
   input: mouseButtonUpInput,

@@ -123,7 +123,7 @@ export default defineTool({
   name: "parallel_mouse_drag",
   title: "Parallel mouse drag",
   description:
-    "Run two or more drags at once, each with its own private pointer: per drag its session, window_id and a path [[x, y], ...], an fn curve y(x) from x_from to x_to, or from/to points, in pixels of that session's latest screenshot of the window. Every path must be uncovered, else nothing is sent.",
+    "Run two or more drags at once, each on its own private pointer: per drag its session, window_id and a path [[x, y], ...], an fn curve y(x) from x_from to x_to, or from/to points, in pixels of that session's latest screenshot of the window. Covered paths: nothing is sent.",
   group: "input",
   input: parallelMouseDragInput,
   output: ActionResultSchema,

@@ -10,7 +10,7 @@ export default defineTool({
   name: "right_click",
   title: "Right-click",
   description:
-    "Right-click an element (at its centre) or x, y; usually opens a context menu, which takes the next input (close it with Escape or a choice). Always by pixel with the private pointer (AT-SPI has no right-click).",
+    "Right-click an element (at its centre) or x, y; usually opens a context menu, which takes the next input (close it with Escape or a choice). Always by pixel, on the private pointer (AT-SPI has no right-click).",
   group: "input",
   input: rightClickInput,
   output: ActionResultSchema,

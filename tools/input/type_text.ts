@@ -17,7 +17,7 @@ export default defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back. A cancelled call stops at once and reports how many characters went out.",
+    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back. Cancelled, it stops at once and says how many characters went out.",
   group: "input",
   input: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),

@@ -11,7 +11,7 @@ export default defineTool({
     "ffmpeg for start_recording(record_video:true): without confirm:true shows the package manager command and runs nothing; with it runs exactly that (sudo -n when not root). Already installed: its path.",
   group: "system",
   input: z.strictObject({
-    confirm: z.boolean().optional().describe("true runs the install; absent or false only previews it"),
+    confirm: z.boolean().optional().describe("true installs; else only a preview"),
   }),
   output: z.object({
     installed: z.boolean(),

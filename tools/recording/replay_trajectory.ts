@@ -22,7 +22,7 @@ export default defineTool({
   name: "replay_trajectory",
   title: "Replay trajectory",
   description:
-    "Replay a start_recording folder through the normal dispatch, delay_ms apart, stopping at the first failure unless stop_on_error is false; element turns are re-aimed by role and label in the recorded window. Reports each turn.",
+    "Replay a start_recording folder through the normal dispatch, delay_ms apart, stopping at the first failure unless stop_on_error is false; element turns re-aimed by role and label in the recorded window. Reports each turn.",
   group: "system",
   input: z.strictObject({
     dir: z.string().min(1).describe("The recording folder (absolute or ~/...)"),

@@ -8,7 +8,7 @@ export default defineTool({
   name: "start_recording",
   title: "Start recording",
   description:
-    "Record every following non-read-only call into output_dir: turn-NNNNN folders (action.json, before/after screenshots and trees, evidence.json), session.json, cursor.jsonl; record_video:true adds recording.mp4 (ffmpeg). Stops on stop_recording or session end.",
+    "Record every following non-read-only call into output_dir: turn-NNNNN folders (action.json, before/after screenshots and trees, evidence.json), session.json, cursor.jsonl; record_video:true adds recording.mp4 (ffmpeg). Ends at stop_recording or session end.",
   group: "system",
   input: z.strictObject({
     output_dir: z.string().min(1).describe("Folder to record into: absolute or ~/...; created if missing"),

@@ -36,7 +36,7 @@ export default defineTool({
   name: "parse_visual_regions",
   title: "Parse visual regions",
   description:
-    "OCR a capture (screenshot_id of get_window_state, get_desktop_state or zoom) on this CPU into text regions and bordered control regions in its pixels: click a region's center with the same screenshot_id. For trees with nothing addressable. Needs Tesseract (install_extension).",
+    "OCR a capture (screenshot_id of get_window_state, get_desktop_state or zoom) on this CPU into text and bordered control regions in its pixels: click a region's center with the same screenshot_id. For trees with nothing to address. Needs Tesseract (install_extension).",
   group: "screen",
   input: z.strictObject({
     screenshot_id: z.string().min(1).describe(

@@ -89,5 +89,5 @@ export function capturePolicyView(ctx: ToolContext, session: Session) {
 
 /** The label parameter of session tools. */
 export const labelParam = z.string().max(200).optional().describe(
-  "Public session label; omit it for this connection's implicit session",
+  "Session label; omit it for this connection's implicit session",
 );

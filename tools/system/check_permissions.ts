@@ -27,8 +27,8 @@ export default defineTool({
   input: z.strictObject({
     session: sessionParam,
     prompt: z.boolean().optional().describe(
-      "Ask the OS to prompt for missing permissions. Refused from a tool call " +
-        "(os_permission_prompt_requires_trusted_host); there is nothing to prompt for on Linux",
+      "Ask the OS to prompt for missing grants: refused from a tool call " +
+        "(os_permission_prompt_requires_trusted_host); nothing to prompt for on Linux",
     ),
   }),
   output: z.object({

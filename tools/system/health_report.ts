@@ -44,7 +44,7 @@ export default defineTool({
   name: "health_report",
   title: "Health report",
   description:
-    "Can the driver work here: versions, platform, display, window manager, accessibility, capture path (timed), input paths, daemon, session (macOS: OS version, window server, Accessibility grant with a timed read, capture, event posting). overall is ok, degraded or failed; include/skip pick checks.",
+    "Can the driver work here: versions, platform, display, window manager, accessibility, capture (timed), input, daemon, session (macOS: OS version, window server, Accessibility grant, capture, event posting). overall: ok, degraded or failed; include/skip pick checks.",
   group: "system",
   input: z.strictObject({
     include: z.array(z.enum(HEALTH_CHECKS)).optional().describe("Run only these checks"),

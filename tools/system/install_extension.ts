@@ -8,11 +8,11 @@ export default defineTool({
   name: "install_extension",
   title: "Install extension",
   description:
-    "Preview or install an optional extension: perception (Tesseract OCR for parse_visual_regions) from the system's packages. Without confirm:true it shows the package manager command and runs nothing; with it, runs exactly that (sudo -n when not root) and reports whether the engine loads.",
+    "Preview or install an optional extension: perception (Tesseract OCR for parse_visual_regions) from system packages. Without confirm:true it shows the command, running nothing; with it, runs exactly that (sudo -n when not root) and says whether the engine loads.",
   group: "system",
   input: z.strictObject({
     name: z.enum(["perception"]).default("perception").describe("The extension (default perception)"),
-    confirm: z.boolean().optional().describe("true runs the install; absent or false only previews it"),
+    confirm: z.boolean().optional().describe("true installs; else only a preview"),
   }),
   output: z.object({
     name: z.string(),

@@ -1,5 +1,6 @@
 import { z } from "../../src/core/schema/mod.ts";
-import { type ElementRow, shapeTree } from "../../src/core/ax_tree.ts";
+import type { ElementRow } from "../../src/core/ax_tree.ts";
+import { registerObservation } from "../../src/core/window_observation.ts";
 import { asDriverError } from "../../src/core/errors.ts";
 import { type ContentPart, imagePart } from "../../src/core/result.ts";
 import { defineTool } from "../../src/core/tool.ts";
@@ -28,7 +29,7 @@ export default defineTool({
   name: "get_window_state",
   title: "Get window state",
   description:
-    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to one line: expand:["h3"] or query lists them. Replaces the window\'s previous tokens.',
+    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to a line: expand:["h3"] or query lists them. Replaces the window\'s previous tokens.',
   group: "windows",
   input: z.strictObject({
     pid: pidParam,
@@ -106,30 +107,12 @@ export default defineTool({
       ? treeResult.value
       : { nodes: [], truncated: false, error: asDriverError(treeResult.reason).message };
 
-    const snapshotId = ctx.state.snapshots.reserveId();
-    const shaped = shapeTree(tree.nodes, {
-      snapshotId,
+    const { snapshot, invalidated, shaped } = registerObservation(ctx, args.pid, args.window_id, tree, {
       maxElements: args.max_elements,
       maxDepth,
       query: args.query,
       expand: args.expand,
     });
-    const { snapshot, invalidated } = ctx.state.snapshots.register(
-      args.pid,
-      args.window_id,
-      shaped.elements.map((row, i) => ({
-        index: i,
-        role: tree.nodes[shaped.elementNodes[i]].role,
-        platformRole: row.role,
-        label: row.label,
-        ref: tree.nodes[shaped.elementNodes[i]].ref,
-        frame: tree.nodes[shaped.elementNodes[i]].frame,
-        actions: tree.nodes[shaped.elementNodes[i]].actions,
-        interfaces: tree.nodes[shaped.elementNodes[i]].interfaces,
-      })),
-      snapshotId,
-      ctx.session.id,
-    );
     const truncated = tree.truncated || shaped.truncated;
     // The window's size when the back end counted past the budget, else what was read.
     const total = Math.max(tree.totalNodes ?? 0, shaped.nodeCount);

@@ -5,6 +5,7 @@ import { defineTool } from "../../src/core/tool.ts";
 import type { Rect } from "../../src/platform/types.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { requireOwnedWindow } from "../_shared/window_target.ts";
+import { noteAim } from "../../src/core/action/return_state.ts";
 
 const READBACK_TRIES = 10;
 const READBACK_INTERVAL_MS = 40;
@@ -35,6 +36,7 @@ export default defineTool({
   capabilities: ["desktop.windows.frame"],
   async run(ctx, args) {
     const before = (await requireOwnedWindow(ctx, args.pid, args.window_id)).bounds;
+    await noteAim(ctx, args.pid, args.window_id, undefined);
     const wanted = { x: args.x, y: args.y, width: args.width, height: args.height };
     await ctx.backend.windows.setFrame(args.window_id, wanted);
     let after = before;

@@ -7,6 +7,7 @@
  */
 import type { WindowInfo } from "../../platform/types.ts";
 import { watchTarget } from "../call_abort.ts";
+import { noteAim } from "./return_state.ts";
 import { DriverError } from "../errors.ts";
 import type { ResolvedElement } from "../snapshots.ts";
 import { SnapshotStore } from "../snapshots.ts";
@@ -216,6 +217,7 @@ async function windowTarget(
   }
   // From here on, input for this action stops as soon as the app exits.
   watchTarget(ctx, pid);
+  await noteAim(ctx, pid, windowId, element?.snapshot);
   return { scope: "window", pid, windowId, window, element };
 }
 

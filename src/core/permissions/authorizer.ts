@@ -42,9 +42,13 @@ export function targetedPids(args: Record<string, unknown>): number[] {
   return pids;
 }
 
+/** The capability of tools that always act on the whole screen (a vendor's computer toolset members). */
+export const WHOLE_SCREEN = "desktop.whole_screen";
+
 function targetsDesktop(tool: AnyTool, args: Record<string, unknown>): boolean {
   const target = args.target as { kind?: unknown } | null | undefined;
-  return args.scope === "desktop" || target?.kind === "desktop" || tool.name === "get_desktop_state";
+  return args.scope === "desktop" || target?.kind === "desktop" || tool.name === "get_desktop_state" ||
+    tool.capabilities.includes(WHOLE_SCREEN);
 }
 
 async function checkManifest(

@@ -37,8 +37,8 @@ export function driverService(registry: ToolRegistry): ServiceImpl<typeof Driver
           inputSchemaJson: JSON.stringify(tool.inputSchema),
           outputSchemaJson: tool.outputSchema ? JSON.stringify(tool.outputSchema) : "",
           // The compact listing leaves default hints out; the full one has them all.
-          readOnly: registry.fullListing(tool.name)!.annotations.readOnlyHint,
-          destructive: registry.fullListing(tool.name)!.annotations.destructiveHint,
+          readOnly: registry.fullListing(tool.name)!.annotations?.readOnlyHint,
+          destructive: registry.fullListing(tool.name)!.annotations?.destructiveHint,
         })
       );
       return { tools, contractVersion: CONTRACT_VERSION };
