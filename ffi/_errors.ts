@@ -2,7 +2,7 @@
  * Errors raised by the raw bindings, and the one `unwrap` per status convention every
  * native call goes through (sqlite3's `unwrap` model). Each error carries the
  * agent-facing `code` and `data` of the failure, so the registry turns it into a
- * `DriverError` without knowing about FFI (`asDriverError` in `src/core/errors.ts`).
+ * `DriverError` without knowing about FFI (`asDriverError` in `src/ports/errors.ts`).
  *
  * @module
  */

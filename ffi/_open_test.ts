@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { asDriverError } from "../src/core/errors.ts";
+import { asDriverError } from "../src/ports/errors.ts";
 import { LibraryLoadError, NativeError, unwrapPointer, unwrapStatus, unwrapZero } from "./_errors.ts";
 import { openLibrary } from "./_open.ts";
 

@@ -23,9 +23,9 @@
  */
 import { CACHED_ONLY } from "./deno_child.ts";
 import { startRuntime } from "../src/runtime.ts";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
-import type { Backend } from "../src/platform/types.ts";
+import type { Backend } from "../src/ports/backend.ts";
 import { bundle } from "./bundle.ts";
 import { benchBrowser } from "./bench/browser.ts";
 import { benchBigTree } from "./bench/big_tree.ts";

@@ -15,8 +15,8 @@
 // Only this benchmark uses dbus-next, as the baseline; it stays out of the import map.
 // deno-lint-ignore no-import-prefix
 import dbusNext from "npm:dbus-next@0.10.2";
-import { AtspiAccessibility, type WindowTreeTimings } from "../src/platform/linux/atspi/mod.ts";
-import { DBusConnection } from "../src/platform/linux/dbus/mod.ts";
+import { AtspiAccessibility, type WindowTreeTimings } from "../src/backends/linux/accessibility.ts";
+import { DBusConnection } from "../src/lib/dbus/mod.ts";
 
 const pid = Number(Deno.args[0]);
 if (!pid) {

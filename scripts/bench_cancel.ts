@@ -12,7 +12,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { CACHED_ONLY, denoChildEnv } from "./deno_child.ts";
 

@@ -15,7 +15,7 @@
  *
  *     deno run -A scripts/bench_live_view.ts [rounds, default 15]
  */
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 15);

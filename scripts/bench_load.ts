@@ -11,8 +11,8 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CACHED_ONLY } from "./deno_child.ts";
-import { ComputerService } from "../src/transports/grpc/gen/cua/env/v1/computer_pb.ts";
-import { DriverService } from "../src/transports/grpc/gen/cua/env/v1/driver_pb.ts";
+import { ComputerService } from "../src/transports/network/grpc/gen/cua/env/v1/computer_pb.ts";
+import { DriverService } from "../src/transports/network/grpc/gen/cua/env/v1/driver_pb.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const TOKEN = crypto.randomUUID().replaceAll("-", "") + "load";

@@ -11,7 +11,7 @@
  *     deno run -A scripts/bench_perception.ts [--runs N] [--no-write]
  */
 import process from "node:process";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
 

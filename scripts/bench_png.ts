@@ -9,7 +9,7 @@
  * event-loop stall seen by a 1 ms interval during a run, and the output size.
  *
  * Variants that are not shipped (worker and FFI pigz-style bands) live here only, to keep
- * the measurement behind the choices in src/core/image/png.ts reproducible.
+ * the measurement behind the choices in src/lib/image/png.ts reproducible.
  *
  * Usage: deno run -A scripts/bench_png.ts [--runs 20] [--display :77]
  *
@@ -18,10 +18,10 @@
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { openLibrary } from "../ffi/_open.ts";
-import type { RawImage } from "../src/platform/types.ts";
-import { encodePng, type EncodePngOptions } from "../src/core/image/png.ts";
-import { PngRowFilter } from "../src/core/image/_png_filter.ts";
-import { encodeJpeg } from "../src/core/image/jpeg.ts";
+import type { RawImage } from "../src/ports/screen.ts";
+import { encodePng, type EncodePngOptions } from "../src/lib/image/png.ts";
+import { PngRowFilter } from "../src/lib/image/_png_filter.ts";
+import { encodeJpeg } from "../src/lib/image/jpeg.ts";
 
 const WIDTH = 1920, HEIGHT = 1080;
 

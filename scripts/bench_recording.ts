@@ -6,7 +6,7 @@
  *     deno run -A scripts/bench_recording.ts [--runs N]
  */
 import { join } from "node:path";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
 

@@ -13,11 +13,11 @@
  */
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
-import { systemFor } from "../src/platform/mod.ts";
-import { DaemonClient } from "../src/transports/daemon_client.ts";
-import { ComputerService } from "../src/transports/grpc/gen/cua/env/v1/computer_pb.ts";
-import { DriverService } from "../src/transports/grpc/gen/cua/env/v1/driver_pb.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
+import { systemFor } from "../src/backends/mod.ts";
+import { DaemonClient } from "../src/transports/daemon/client.ts";
+import { ComputerService } from "../src/transports/network/grpc/gen/cua/env/v1/computer_pb.ts";
+import { DriverService } from "../src/transports/network/grpc/gen/cua/env/v1/driver_pb.ts";
 import { CACHED_ONLY, denoChildEnv } from "./deno_child.ts";
 
 // deno-lint-ignore no-explicit-any

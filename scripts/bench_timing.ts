@@ -15,13 +15,13 @@
  *
  * @module
  */
-import { AgentCursor, FRAME_MS } from "../src/core/agent_cursor/cursor.ts";
-import { findTheme } from "../src/core/agent_cursor/themes.ts";
+import { AgentCursor, FRAME_MS } from "../src/features/agent_cursor/cursor.ts";
+import { findTheme } from "../src/features/agent_cursor/themes.ts";
 import { join } from "node:path";
-import { checkForUpdate } from "../src/core/update_check.ts";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
-import { FakeAgentCursor } from "../src/platform/fake/agent_cursor.ts";
-import { fakeElement } from "../src/platform/fake/mod.ts";
+import { checkForUpdate } from "../src/kernel/update_check.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
+import { FakeAgentCursor } from "../src/backends/fake/agent_cursor.ts";
+import { fakeElement } from "../src/backends/fake/mod.ts";
 import verify_state from "../tools/accessibility/verify_state.ts";
 import { PID as AX_PID, toolKit, treeOf, WINDOW as AX_WINDOW } from "../tools/accessibility/_test_kit.ts";
 import { PID, pointerKit, WINDOW } from "../tools/input/_pointer_test_kit.ts";

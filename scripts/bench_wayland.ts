@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { encodePng } from "../src/core/image/png.ts";
-import { WaylandDisplay } from "../src/platform/wayland/display.ts";
-import { Screencopy } from "../src/platform/wayland/screencopy.ts";
-import { SwayIpc } from "../src/platform/wayland/sway_ipc.ts";
-import { ToplevelList } from "../src/platform/wayland/toplevels.ts";
-import { WaylandWindows } from "../src/platform/wayland/windows.ts";
+import { encodePng } from "../src/lib/image/png.ts";
+import { WaylandDisplay } from "../src/backends/wayland/display.ts";
+import { Screencopy } from "../src/backends/wayland/screencopy.ts";
+import { SwayIpc } from "../src/backends/wayland/sway_ipc.ts";
+import { ToplevelList } from "../src/backends/wayland/toplevels.ts";
+import { WaylandWindows } from "../src/backends/wayland/windows.ts";
 import { denoEnv } from "../tests/_helpers/driver.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
 import { McpLines } from "../tests/_helpers/mcp_lines.ts";

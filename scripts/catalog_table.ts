@@ -12,7 +12,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { desktopEnv } from "../tests/_helpers/desktop_env.ts";
 import { startTestDriver } from "../tests/_helpers/in_process_driver.ts";
 import { catalogCells } from "../tests/catalog/cells.ts";

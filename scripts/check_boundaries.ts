@@ -1,9 +1,15 @@
 /**
- * Import boundaries and content rules (STYLE.md S9), checked over every non-test source
- * file. Each folder says what it may import (an allow-list, as Playwright's DEPS.list);
- * anything else is a violation. The neutral core and the tools also may not contain OS
- * work: `/proc`, `Deno.Command`, `Deno.build.os`, PATH parsing, Unix sockets, package
- * manager invocations or AT-SPI role names.
+ * Import boundaries and content rules (STYLE.md S9), checked over every non-test source file.
+ * Each folder says what it may import (an allow-list, as Playwright's DEPS.list), and the folders
+ * form layers that import only downwards:
+ *
+ *     ports < lib < kernel < engine < features < tools < transports < entry (src/*.ts)
+ *     ffi < backends (which implement ports; src/backends/mod.ts alone picks one)
+ *
+ * An import that runs upwards today is listed in {@linkcode UPWARD} with its reason; a listed
+ * import that no longer exists fails too, so the list only shrinks. The neutral folders also may
+ * not contain OS work: `/proc`, `Deno.Command`, `Deno.build.os`, PATH parsing, Unix sockets,
+ * package manager invocations or AT-SPI role names.
  *
  *     deno run -A scripts/check_boundaries.ts     (exit 1 and a list on violation)
  *
@@ -42,10 +48,54 @@ export interface ContentRule {
   why: string;
 }
 
-const TYPES = /^src\/platform\/(types|ax_types|system_types)\.ts$/;
-const CORE = /^src\/core\//;
-const OS_FOLDER = /^src\/platform\/(linux|darwin|windows)\//;
+const under = (...folders: string[]) => (to: string) => folders.some((f) => to.startsWith(f));
+const PORTS = under("src/ports/");
+const LIB = under("src/lib/");
+const KERNEL = under("src/kernel/");
+const ENGINE = under("src/engine/");
+const FEATURES = under("src/features/");
+const VERSION = (to: string) => to === "src/version.ts";
+const OS_FOLDER = /^src\/backends\/(linux|darwin|windows|wayland)\//;
+const FEATURE = /^src\/features\/([a-z_]+)\//;
 const NODE = /^node:/;
+/** Kernel modules a back end may use: the call's abort reasons, caller-path checks, health probes. */
+const KERNEL_FOR_BACKENDS = /^src\/kernel\/(call_abort|safe_files|health_probes|deferred_backend)\.ts$/;
+/** What the Wayland back end may reuse of the Linux one: everything but the X11 parts. */
+const LINUX_SHARED = (to: string) =>
+  to.startsWith("src/backends/linux/") && !to.startsWith("src/backends/linux/x11/") &&
+  !/^src\/backends\/linux\/(mod|screen|windows|clipboard|input|cursor)\.ts$/.test(to);
+
+/**
+ * Imports that run upwards today, each with why; the deeper unifications of issue 25 remove them
+ * (runtime state as slots features register; the agent cursor's follow hooks as an engine port).
+ */
+export const UPWARD: readonly { file: string; to: string; why: string }[] = [
+  ...[
+    "agent_cursor/session_cursors.ts",
+    "browser/store.ts",
+    "permissions/launch_policy.ts",
+    "permissions/resource_scope.ts",
+    "recording/recorder.ts",
+  ].map((f) => ({
+    file: "src/kernel/runtime_state.ts",
+    to: `src/features/${f}`,
+    why: "RuntimeState holds every feature's store (the import circle of issue 25)",
+  })),
+  ...["click", "drag", "keys", "scroll"].map((f) => ({
+    file: `src/engine/${f}.ts`,
+    to: "src/features/agent_cursor/follow.ts",
+    why: "actions move the agent cursor before their input goes out",
+  })),
+  {
+    file: "src/transports/network/grpc/computer_service.ts",
+    to: "src/engine/capture_pipeline.ts",
+    why: "ComputerService.Screenshot runs the capture pipeline itself (STYLE.md section 10, S8)",
+  },
+];
+
+function upward(file: string, to: string): boolean {
+  return UPWARD.some((u) => u.file === file && u.to === to);
+}
 
 /** AT-SPI role names with a space: never spelled in the core or tools, which speak `AxRole`. */
 const ATSPI_ROLE_NAMES = [
@@ -99,7 +149,7 @@ export const NEUTRAL_CONTENT: readonly ContentRule[] = [
   {
     name: "no-build-os",
     pattern: /\bDeno\.build\.os\b/,
-    why: "branches on the OS: the back end is chosen in src/platform/mod.ts alone",
+    why: "branches on the OS: the back end is chosen in src/backends/mod.ts alone",
   },
   {
     name: "no-path-parsing",
@@ -119,7 +169,7 @@ export const NEUTRAL_CONTENT: readonly ContentRule[] = [
   {
     name: "no-atspi-roles",
     pattern: new RegExp(`["'\`/](${ATSPI_ROLE_NAMES.join("|")})["'\`/]`),
-    why: "matches an AT-SPI role name: decide on AxRole (src/platform/types.ts)",
+    why: "matches an AT-SPI role name: decide on AxRole (src/ports/accessibility.ts)",
   },
 ];
 
@@ -137,54 +187,80 @@ export const RULES: readonly FolderRule[] = [
     }],
   },
   {
-    name: "platform-types",
-    applies: (f) => TYPES.test(f),
-    mayImport: (_f, to) => TYPES.test(to),
+    name: "ports",
+    applies: (f) => PORTS(f),
+    mayImport: (_f, to) => PORTS(to),
     packages: /^$/,
+    content: NEUTRAL_CONTENT,
   },
   {
-    name: "platform-selector",
-    applies: (f) => f === "src/platform/mod.ts",
-    mayImport: (_f, to) =>
-      TYPES.test(to) || /^src\/platform\/(linux|darwin|windows)\/(mod|system|sockets)\.ts$/.test(to) ||
-      to === "src/platform/unsupported.ts",
-    packages: /^$/,
+    name: "lib",
+    applies: (f) => LIB(f),
+    mayImport: (_f, to) => LIB(to) || PORTS(to),
+    packages: NODE,
   },
   {
-    name: "platform-shared",
-    applies: (f) =>
-      f === "src/platform/unsupported.ts" || f.startsWith("src/platform/posix/") ||
-      f.startsWith("src/platform/fake/"),
+    name: "kernel",
+    applies: (f) => KERNEL(f),
+    mayImport: (f, to) => KERNEL(to) || LIB(to) || PORTS(to) || VERSION(to) || upward(f, to),
+    packages: /^(yaml|node:.*)$/,
+    content: NEUTRAL_CONTENT,
+  },
+  {
+    name: "engine",
+    applies: (f) => ENGINE(f),
+    mayImport: (f, to) => ENGINE(to) || KERNEL(to) || LIB(to) || PORTS(to) || upward(f, to),
+    packages: /^(node:.*)$/,
+    content: NEUTRAL_CONTENT,
+  },
+  {
+    name: "features",
+    applies: (f) => FEATURES(f),
+    // A feature imports itself and the layers below, never another feature.
     mayImport: (f, to) =>
-      TYPES.test(to) || CORE.test(to) || to.startsWith("ffi/_") ||
-      (f.startsWith("src/platform/posix/") && to.startsWith("src/platform/posix/")) ||
-      (f.startsWith("src/platform/fake/") && to.startsWith("src/platform/fake/")),
-    packages: NODE,
+      to.startsWith(`src/features/${FEATURE.exec(f)![1]}/`) || ENGINE(to) || KERNEL(to) || LIB(to) ||
+      PORTS(to) || VERSION(to),
+    packages: /^(yaml|node:.*)$/,
+    content: NEUTRAL_CONTENT,
   },
   {
-    // The Wayland back end: its own folder, reusing the Linux AT-SPI, launch and discovery code;
-    // the Linux back end reaches it only through its session choice.
-    name: "platform-wayland",
-    applies: (f) => f.startsWith("src/platform/wayland/"),
+    name: "tools",
+    applies: (f) => f.startsWith("tools/"),
     mayImport: (_f, to) =>
-      to.startsWith("src/platform/wayland/") || to.startsWith("src/platform/linux/") ||
-      to.startsWith("ffi/linux/") || to.startsWith("ffi/_") || TYPES.test(to) || CORE.test(to),
-    packages: NODE,
-    content: [{
-      name: "no-bare-error",
-      pattern: /\bthrow new Error\(/,
-      why: "throws a bare Error: throw DriverError, or NativeError from ffi/_errors.ts",
-    }],
+      to.startsWith("tools/") || FEATURES(to) || ENGINE(to) || KERNEL(to) || LIB(to) || PORTS(to) ||
+      VERSION(to),
+    packages: /^(node:.*)$/,
+    content: NEUTRAL_CONTENT,
   },
   {
-    name: "platform-os",
+    name: "backends-selector",
+    applies: (f) => f === "src/backends/mod.ts",
+    mayImport: (_f, to) =>
+      PORTS(to) || /^src\/backends\/(linux|darwin|windows|wayland)\/(mod|system|sockets)\.ts$/.test(to) ||
+      to === "src/backends/unsupported.ts",
+    packages: /^$/,
+  },
+  {
+    name: "backends-shared",
+    applies: (f) =>
+      f === "src/backends/unsupported.ts" || f.startsWith("src/backends/posix/") ||
+      f.startsWith("src/backends/fake/"),
+    mayImport: (f, to) =>
+      PORTS(to) || LIB(to) || to.startsWith("ffi/_") ||
+      (f.startsWith("src/backends/posix/") && to.startsWith("src/backends/posix/")) ||
+      (f.startsWith("src/backends/fake/") && to.startsWith("src/backends/fake/")),
+    packages: NODE,
+  },
+  {
+    name: "backends-os",
     applies: (f) => OS_FOLDER.test(f),
     mayImport: (f, to) => {
       const os = OS_FOLDER.exec(f)![1];
-      if (os === "linux" && to === "src/platform/wayland/session.ts") return true;
-      return to.startsWith(`src/platform/${os}/`) || to.startsWith(`ffi/${os}/`) || to.startsWith("ffi/_") ||
-        TYPES.test(to) || CORE.test(to) || to === "src/platform/unsupported.ts" ||
-        (os !== "windows" && to.startsWith("src/platform/posix/"));
+      const ffiOs = os === "wayland" ? "linux" : os;
+      return to.startsWith(`src/backends/${os}/`) || to.startsWith(`ffi/${ffiOs}/`) ||
+        to.startsWith("ffi/_") ||
+        PORTS(to) || LIB(to) || KERNEL_FOR_BACKENDS.test(to) || to === "src/backends/unsupported.ts" ||
+        (os !== "windows" && to.startsWith("src/backends/posix/")) || (os === "wayland" && LINUX_SHARED(to));
     },
     packages: NODE,
     content: [{
@@ -194,26 +270,12 @@ export const RULES: readonly FolderRule[] = [
     }],
   },
   {
-    name: "core",
-    applies: (f) => CORE.test(f),
-    mayImport: (_f, to) => CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
-    packages: /^(yaml|node:.*)$/,
-    content: NEUTRAL_CONTENT,
-  },
-  {
-    name: "tools",
-    applies: (f) => f.startsWith("tools/"),
-    mayImport: (_f, to) =>
-      to.startsWith("tools/") || CORE.test(to) || TYPES.test(to) || to === "src/version.ts",
-    packages: /^(node:.*)$/,
-    content: NEUTRAL_CONTENT,
-  },
-  {
     name: "transports",
     applies: (f) => f.startsWith("src/transports/"),
-    mayImport: (_f, to) =>
-      to.startsWith("src/transports/") || CORE.test(to) || TYPES.test(to) || to === "tools/mod.ts" ||
-      to === "src/version.ts",
+    // The permission configuration comes from the launcher's flags, which the CLI parses.
+    mayImport: (f, to) =>
+      to.startsWith("src/transports/") || KERNEL(to) || LIB(to) || PORTS(to) || to === "tools/mod.ts" ||
+      VERSION(to) || to.startsWith("src/features/permissions/") || upward(f, to),
     packages:
       /^(@modelcontextprotocol\/sdk\/.*|@bufbuild\/protobuf(\/.*)?|@connectrpc\/connect(-node)?|node:.*)$/,
   },
@@ -221,7 +283,7 @@ export const RULES: readonly FolderRule[] = [
     name: "entry",
     applies: (f) => /^src\/[a-z_]+\.ts$/.test(f),
     mayImport: (_f, to) =>
-      !to.startsWith("ffi/") && !OS_FOLDER.test(to) && !to.startsWith("src/platform/posix/"),
+      !to.startsWith("ffi/") && !OS_FOLDER.test(to) && !to.startsWith("src/backends/posix/"),
     packages: /^(node:.*)$/,
   },
 ];
@@ -234,7 +296,7 @@ export function ruleFor(file: string): FolderRule | null {
 /** Why `file` may not import `to` (a repository path or a bare specifier), or null when it may. */
 export function importViolation(file: string, to: string, bare = false): string | null {
   const rule = ruleFor(file);
-  if (!rule || to.startsWith("src/transports/grpc/gen/")) return null;
+  if (!rule || to.startsWith("src/transports/network/grpc/gen/")) return null;
   if (bare) return rule.packages.test(to) ? null : `${rule.name}: may not import the package "${to}"`;
   return rule.mayImport(file, to) ? null : `${rule.name}: may not import ${to}`;
 }
@@ -247,7 +309,7 @@ export function contentViolations(file: string, text: string): { rule: string; m
     if (content.name === "dlopen-in-open" && file === "ffi/_open.ts") continue;
     // Path syntax, not OS work: file_paths.ts stands in for node:path (whose import loads
     // Deno's Node layer on a one-shot CLI call) and needs the host's separator as node:path does.
-    if (content.name === "no-build-os" && file === "src/core/file_paths.ts") continue;
+    if (content.name === "no-build-os" && file === "src/lib/file_paths.ts") continue;
     const code = stripComments(text);
     const match = content.pattern.exec(code);
     if (match) out.push({ rule: `${rule!.name}/${content.name}: ${content.why}`, match: match[0] });
@@ -285,6 +347,7 @@ const IMPORT =
 /** Every violation under `root` (the repository by default). */
 export async function findViolations(root = repoRoot): Promise<Violation[]> {
   const violations: Violation[] = [];
+  const seen = new Set<string>();
   for (const top of ["ffi", "src", "tools"]) {
     for await (const file of sourceFiles(root, top)) {
       const text = await Deno.readTextFile(join(root, file));
@@ -294,9 +357,22 @@ export async function findViolations(root = repoRoot): Promise<Violation[]> {
         const target = bare ? specifier : relative(root, resolve(root, dirname(file), specifier));
         const broken = importViolation(file, target, bare);
         if (broken) violations.push({ file, imports: target, rule: broken });
+        if (!bare) seen.add(`${file} ${target}`);
       }
       for (const { rule, match } of contentViolations(file, text)) {
         violations.push({ file, imports: match, rule });
+      }
+    }
+  }
+  // An upward import that is gone must leave the list (checked on the repository itself only).
+  if (root === repoRoot) {
+    for (const u of UPWARD) {
+      if (!seen.has(`${u.file} ${u.to}`)) {
+        violations.push({
+          file: u.file,
+          imports: u.to,
+          rule: "upward: listed in UPWARD but not imported any more",
+        });
       }
     }
   }

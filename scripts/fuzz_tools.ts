@@ -17,7 +17,7 @@
  *
  *     deno run -A scripts/fuzz_tools.ts [calls per tool, default 110] [seed, default 1]
  */
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { CACHED_ONLY, denoChildEnv } from "./deno_child.ts";
 
 // deno-lint-ignore no-explicit-any

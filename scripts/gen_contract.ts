@@ -2,7 +2,7 @@
  * Regenerates tests/fixtures/tools_list.json from the registry. Run after an
  * intended change to a tool's schema or metadata, and review the diff.
  */
-import { ToolCatalog } from "../src/core/registry.ts";
+import { ToolCatalog } from "../src/kernel/registry.ts";
 import { allTools } from "../tools/mod.ts";
 
 const path = new URL("../tests/fixtures/tools_list.json", import.meta.url);

@@ -1,5 +1,5 @@
 /**
- * Regenerates the TypeScript of the cua.env.v1 protos (proto/ → src/transports/grpc/gen/)
+ * Regenerates the TypeScript of the cua.env.v1 protos (proto/ → src/transports/network/grpc/gen/)
  * with buf and protoc-gen-es from npm, at pinned versions. The output is committed, so
  * builds and tests never run this; run it after editing a .proto file:
  *
@@ -25,4 +25,4 @@ if (!generate.success) {
   console.error(`gen_proto: buf generate failed (exit ${generate.code})`);
   Deno.exit(generate.code || 1);
 }
-console.log("gen_proto: wrote src/transports/grpc/gen/cua/env/v1/{common,computer,driver}_pb.ts");
+console.log("gen_proto: wrote src/transports/network/grpc/gen/cua/env/v1/{common,computer,driver}_pb.ts");

@@ -12,7 +12,7 @@
 # (parse_visual_regions; `cua-driver install_extension`).
 set -eu
 
-# The embedded desktop's programs (src/platform/linux/desktop_programs.ts names each one's package).
+# The embedded desktop's programs (src/backends/linux/desktop/desktop_programs.ts names each one's package).
 DESKTOP="xvfb openbox dbus at-spi2-core x11-utils util-linux"
 # The libraries the driver opens with Deno.dlopen (ffi/linux/*.ts).
 LIBRARIES="libx11-6 libxtst6 libxext6 libxi6 libxrandr2 libxcomposite1 libxfixes3"

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { DESKTOP_PROGRAMS } from "../src/platform/linux/desktop_programs.ts";
+import { DESKTOP_PROGRAMS } from "../src/backends/linux/desktop/desktop_programs.ts";
 
 const SCRIPT = fileURLToPath(new URL("./install.sh", import.meta.url));
 const REPO = fileURLToPath(new URL("..", import.meta.url));

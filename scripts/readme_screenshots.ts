@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const desktop = await EmbeddedDesktop.start({ handleSignals: true });

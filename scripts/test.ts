@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { EmbeddedDesktop } from "../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { CACHED_ONLY } from "./deno_child.ts";
 
 type DesktopMode = "embedded" | "existing" | "none";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ToolRegistry } from "./core/registry.ts";
-import type { ToolResult } from "./core/result.ts";
-import type { ParsedArgs } from "./transports/cli_args.ts";
+import type { ToolRegistry } from "./kernel/registry.ts";
+import type { ToolResult } from "./kernel/result.ts";
+import type { ParsedArgs } from "./transports/cli/args.ts";
 
 const DEFAULT_APP = "gtk3-widget-factory";
 /** launch_app waits a few seconds for a window; on a loaded machine the demo waits this long in all. */

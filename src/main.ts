@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { runCli } from "./transports/cli.ts";
+import { runCli } from "./transports/cli/mod.ts";
 import { loadTool, toolNames } from "../tools/index.ts";
 
 if (import.meta.main) {
@@ -14,7 +14,7 @@ if (import.meta.main) {
     toolNames,
     loadTool,
     async catalog(profile) {
-      const { ToolCatalog } = await import("./core/registry.ts");
+      const { ToolCatalog } = await import("./kernel/registry.ts");
       if (profile) return new ToolCatalog(await (await import("../tools/profiles.ts")).profileTools(profile));
       return new ToolCatalog((await import("../tools/mod.ts")).allTools);
     },
@@ -24,8 +24,8 @@ if (import.meta.main) {
     preloadRuntime() {
       // Failures surface when startRuntime and the permission resolver import the same modules.
       import("./runtime.ts").catch(() => {});
-      import("./core/permissions/config.ts").catch(() => {});
-      import("./platform/mod.ts").then(({ preloadBackend }) => preloadBackend()).catch(() => {});
+      import("./features/permissions/config.ts").catch(() => {});
+      import("./backends/mod.ts").then(({ preloadBackend }) => preloadBackend()).catch(() => {});
     },
     async startRuntime(options) {
       const { startRuntime } = await import("./runtime.ts");
@@ -35,10 +35,10 @@ if (import.meta.main) {
       return await (await import("./demo.ts")).runDemo(registry, args);
     },
     async sockets() {
-      return await (await import("./platform/mod.ts")).localSocketsFor();
+      return await (await import("./backends/mod.ts")).localSocketsFor();
     },
     async serveExtras(registry) {
-      const { networkConfigFromEnv, startNetworkServer } = await import("./transports/grpc/server.ts");
+      const { networkConfigFromEnv, startNetworkServer } = await import("./transports/network/server.ts");
       const config = networkConfigFromEnv((name) => Deno.env.get(name));
       if (!config) return null;
       const server = await startNetworkServer({ registry, ...config });

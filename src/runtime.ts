@@ -4,18 +4,18 @@
  *
  * @module
  */
-import { ConfigStore } from "./core/config.ts";
-import { releaseProcessResources } from "./core/process_resources.ts";
-import { ToolRegistry } from "./core/registry.ts";
-import type { ListingOptions } from "./core/tool_listing.ts";
-import { createAuthorizer } from "./core/permissions/authorizer.ts";
-import { createLaunchPolicy } from "./core/permissions/launch_policy.ts";
-import { createResourceScope } from "./core/permissions/resource_scope.ts";
-import { type PermissionConfig, resolvePermissions } from "./core/permissions/config.ts";
-import { type PermissionMode, RuntimeState } from "./core/runtime_state.ts";
-import type { AnyTool } from "./core/tool.ts";
-import { createBackend, type DesktopMode } from "./platform/mod.ts";
-import type { PermissionPrompts } from "./platform/types.ts";
+import { ConfigStore } from "./kernel/config.ts";
+import { releaseProcessResources } from "./lib/process_resources.ts";
+import { ToolRegistry } from "./kernel/registry.ts";
+import type { ListingOptions } from "./kernel/tool_listing.ts";
+import { createAuthorizer } from "./features/permissions/authorizer.ts";
+import { createLaunchPolicy } from "./features/permissions/launch_policy.ts";
+import { createResourceScope } from "./features/permissions/resource_scope.ts";
+import { type PermissionConfig, resolvePermissions } from "./features/permissions/config.ts";
+import { type PermissionMode, RuntimeState } from "./kernel/runtime_state.ts";
+import type { AnyTool } from "./kernel/tool.ts";
+import { createBackend, type DesktopMode } from "./backends/mod.ts";
+import type { PermissionPrompts } from "./ports/health.ts";
 
 /** A running driver. */
 export interface Runtime {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../src/core/tool.ts";
+import type { AnyTool } from "../src/kernel/tool.ts";
 
 /** Loads one tool module. */
 export type ToolLoader = () => Promise<{ default: AnyTool }>;

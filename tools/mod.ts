@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../src/core/tool.ts";
+import type { AnyTool } from "../src/kernel/tool.ts";
 import { loadAllTools } from "./index.ts";
 
 /** All tools in registration order. */

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { AnyTool } from "../src/core/tool.ts";
-import type { VocabularyProfile } from "../src/core/tool_listing.ts";
+import type { AnyTool } from "../src/kernel/tool.ts";
+import type { VocabularyProfile } from "../src/kernel/tool_listing.ts";
 import { anthropicLoaders } from "./anthropic/index.ts";
 
 /** Loads the tools of a vocabulary profile, in their listing order. */

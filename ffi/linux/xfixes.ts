@@ -1,6 +1,6 @@
 /**
  * libXfixes: hiding the screen's cursors while a background pointer crosses windows of
- * other clients (see src/platform/linux/input/sprite_guard.ts for why).
+ * other clients (see src/backends/linux/x11/input/sprite_guard.ts for why).
  *
  * @module
  */

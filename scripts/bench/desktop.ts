@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EmbeddedDesktop } from "../../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../../src/backends/linux/desktop/embedded_desktop.ts";
 
 /** Runs `body` with the environment of a desktop, started for it when there is none. */
 export async function withDesktop<T>(body: (env: Record<string, string>) => Promise<T>): Promise<T> {

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Backend } from "../../src/platform/types.ts";
-import { PngEncoderPool } from "../../src/core/image/png_worker.ts";
-import { decodePng } from "../../src/core/image/png.ts";
+import type { Backend } from "../../src/ports/backend.ts";
+import { PngEncoderPool } from "../../src/lib/image/png_worker.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
 import process from "node:process";
 import { median } from "./peer_report.ts";
 

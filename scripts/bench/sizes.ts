@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { ToolResult } from "../../src/core/result.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 
 /** One tool call, in-process. */
 export type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;

@@ -16,11 +16,11 @@
  *
  * @module
  */
-import { encodePng } from "../../src/core/image/png.ts";
+import { encodePng } from "../../src/lib/image/png.ts";
 import { startRuntime } from "../../src/runtime.ts";
 import { CONTROL_MSG, MK, user32, WM } from "../../ffi/windows/user32.ts";
 import { makeLParam } from "../../ffi/windows/_win.ts";
-import { captureScreenRect } from "../../src/platform/windows/win32/capture.ts";
+import { captureScreenRect } from "../../src/backends/windows/win32/capture.ts";
 import {
   className,
   clientRect,
@@ -28,12 +28,12 @@ import {
   descendantWindows,
   hwnd,
   sendMessage,
-} from "../../src/platform/windows/win32/hwnd.ts";
-import { systemDescription } from "../../src/platform/windows/system_info.ts";
+} from "../../src/backends/windows/win32/hwnd.ts";
+import { systemDescription } from "../../src/backends/windows/system_info.ts";
 import { checkOf, StockApp, waitFor, windowsOf } from "../../tests/windows/_win_apps.ts";
-import { isAppWindow } from "../../src/platform/windows/win32/hwnd.ts";
-import { bringToForeground } from "../../src/platform/windows/input/foreground.ts";
-import { InputSettler, SendInputKeyboard } from "../../src/platform/windows/input/global_input.ts";
+import { isAppWindow } from "../../src/backends/windows/win32/hwnd.ts";
+import { bringToForeground } from "../../src/backends/windows/input/foreground.ts";
+import { InputSettler, SendInputKeyboard } from "../../src/backends/windows/input/global_input.ts";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

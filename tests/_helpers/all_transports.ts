@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { systemFor } from "../../src/platform/mod.ts";
+import { systemFor } from "../../src/backends/mod.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { DaemonClient } from "../../src/transports/daemon_client.ts";
+import { DaemonClient } from "../../src/transports/daemon/client.ts";
 import { startDaemon } from "./daemon.ts";
 import { driverArgs, driverEnv, runDriver } from "./driver.ts";
 import { type GrpcNodeClient, startGrpcNodeClient } from "./grpc_node_client.ts";

@@ -5,13 +5,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { fromBase64, type ToolResult } from "../../src/core/result.ts";
-import { decodePng } from "../../src/core/image/png.ts";
-import type { RawImage } from "../../src/platform/types.ts";
+import { fromBase64, type ToolResult } from "../../src/kernel/result.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 import { startRuntime } from "../../src/runtime.ts";
-import type { ToolListing } from "../../src/core/registry.ts";
-import type { AnyTool } from "../../src/core/tool.ts";
-import type { ListingOptions } from "../../src/core/tool_listing.ts";
+import type { ToolListing } from "../../src/kernel/registry.ts";
+import type { AnyTool } from "../../src/kernel/tool.ts";
+import type { ListingOptions } from "../../src/kernel/tool_listing.ts";
 
 /** Structured output of a tool call, loosely typed for tests. */
 // deno-lint-ignore no-explicit-any

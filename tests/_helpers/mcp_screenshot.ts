@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { decodePng } from "../../src/core/image/png.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
 import { desktopEnv } from "./desktop_env.ts";
 import { startFixture } from "./fixture_app.ts";
 import { parseColour, pixelAt, sameColour, screenPixel, windowBox } from "./x11_probe.ts";

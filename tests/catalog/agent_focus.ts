@@ -10,7 +10,7 @@
  */
 import { readCString } from "../../ffi/_c.ts";
 import { XI, xi, XIDeviceInfoLayout } from "../../ffi/linux/xi.ts";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
 
 /** Sets every private master keyboard's focus to None; returns how many there were. */
 export function clearAgentKeyboardFocus(display: string): number {

@@ -11,8 +11,8 @@ import {
   readConsole,
   textKeys,
   writeConsoleKeys,
-} from "../../src/platform/windows/win32/console.ts";
-import { hwnd, isAppWindow, topLevelWindows } from "../../src/platform/windows/win32/hwnd.ts";
+} from "../../src/backends/windows/win32/console.ts";
+import { hwnd, isAppWindow, topLevelWindows } from "../../src/backends/windows/win32/hwnd.ts";
 import { SWP, user32 } from "../../ffi/windows/user32.ts";
 import { waitFor } from "../windows/_win_apps.ts";
 import type { WinCell } from "./cell.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isWindow } from "../../src/platform/windows/win32/hwnd.ts";
+import { isWindow } from "../../src/backends/windows/win32/hwnd.ts";
 import type { WinCell } from "./cell.ts";
 import { check, reading, text } from "./oracles.ts";
 import { findTarget, is, notepadTarget, observe } from "./views.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { windowRect } from "../../src/platform/windows/win32/hwnd.ts";
+import { windowRect } from "../../src/backends/windows/win32/hwnd.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import type { WinCell } from "./cell.ts";
 import { agrees, reading } from "./oracles.ts";

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { decodePng, encodePng } from "../../src/core/image/png.ts";
-import { fromBase64 } from "../../src/core/result.ts";
-import { processSnapshot } from "../../src/platform/windows/processes.ts";
-import { windowRect, windowTitle } from "../../src/platform/windows/win32/hwnd.ts";
+import { decodePng, encodePng } from "../../src/lib/image/png.ts";
+import { fromBase64 } from "../../src/kernel/result.ts";
+import { processSnapshot } from "../../src/backends/windows/processes.ts";
+import { windowRect, windowTitle } from "../../src/backends/windows/win32/hwnd.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import {
   clipboardDib,

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { className, descendantWindows, hwnd, isAppWindow } from "../../src/platform/windows/win32/hwnd.ts";
-import { processSnapshot } from "../../src/platform/windows/processes.ts";
+import { className, descendantWindows, hwnd, isAppWindow } from "../../src/backends/windows/win32/hwnd.ts";
+import { processSnapshot } from "../../src/backends/windows/processes.ts";
 import { user32 } from "../../ffi/windows/user32.ts";
 import { textOf, windowsOf } from "../windows/_win_apps.ts";
 import type { WinCell } from "./cell.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { className, descendantWindows, windowTitle } from "../../src/platform/windows/win32/hwnd.ts";
+import { className, descendantWindows, windowTitle } from "../../src/backends/windows/win32/hwnd.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import { checkOf } from "../windows/_win_apps.ts";
 import type { WinCell } from "./cell.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 import { CONTROL_MSG, SWP, user32, WM } from "../../ffi/windows/user32.ts";
-import { bringToForeground, foregroundWindow } from "../../src/platform/windows/input/foreground.ts";
-import { InputSettler, SendInputKeyboard } from "../../src/platform/windows/input/global_input.ts";
+import { bringToForeground, foregroundWindow } from "../../src/backends/windows/input/foreground.ts";
+import { InputSettler, SendInputKeyboard } from "../../src/backends/windows/input/global_input.ts";
 import {
   className,
   descendantWindows,
@@ -22,15 +22,15 @@ import {
   windowOwner,
   windowRect,
   windowTitle,
-} from "../../src/platform/windows/win32/hwnd.ts";
+} from "../../src/backends/windows/win32/hwnd.ts";
 import type { TestDriver } from "../_helpers/in_process_driver.ts";
-import { findOnPath, shellOpen } from "../../src/platform/windows/launch.ts";
+import { findOnPath, shellOpen } from "../../src/backends/windows/launch.ts";
 import {
   isConsoleWindow,
   readConsole,
   textKeys,
   writeConsoleKeys,
-} from "../../src/platform/windows/win32/console.ts";
+} from "../../src/backends/windows/win32/console.ts";
 import { checkOf, StockApp, textOf, waitFor, windowsOf } from "../windows/_win_apps.ts";
 
 /** EM_GETFIRSTVISIBLELINE and EM_SCROLLCARET. */

@@ -9,7 +9,7 @@
  * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
  * input code, any other OS's back end, any `node:` module (the first one loads Deno's Node
  * compatibility layer) or any npm package (the first one starts Deno's npm resolver; tool schemas are
- * src/core/schema/, not zod). Nor the code of facilities the call does not use, which loads at first
+ * src/lib/schema/, not zod). Nor the code of facilities the call does not use, which loads at first
  * use: the agent cursor (its animation and themes, the X11 overlay window), screen capture and
  * covered-window redirection, the window list, running programs, the other commands' code (help,
  * describe, manifest), and Xlib itself (the screen's size comes over the X protocol, x11/wire.ts). A daemon-backed `cua-driver call <tool>` loads less still: no tool, no registry.
@@ -26,37 +26,37 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ENTRIES = [
   "src/main.ts",
   "tools/screen/get_screen_size.ts",
-  "src/core/permissions/config.ts",
+  "src/features/permissions/config.ts",
   "src/runtime.ts",
-  "src/platform/linux/mod.ts",
+  "src/backends/linux/mod.ts",
 ];
 /** Never on that path. */
 const FORBIDDEN = [
-  /^src\/transports\/(grpc\/|mcp|daemon|cli_daemon)/,
-  /^src\/core\/(browser|recording|perception)\//,
-  /^src\/core\/image\/png/,
-  /^src\/platform\/linux\/(atspi|input|perception|dbus)\//,
-  /^src\/platform\/linux\/x11\/clipboard/,
+  /^src\/transports\/(network\/|mcp\/|daemon\/|cli\/daemon)/,
+  /^src\/(features\/(browser|recording|perception)|lib\/devtools)\//,
+  /^src\/lib\/image\/png/,
+  /^src\/(backends\/linux\/((atspi|x11\/input|perception)\/|(accessibility|input|perception)\.ts$)|lib\/dbus\/)/,
+  /^src\/backends\/linux\/(x11\/)?clipboard/,
   // The private desktop and the search for one: not when DISPLAY and the session bus are set.
-  /^src\/platform\/linux\/(embedded_desktop|desktop_|a11y_env)/,
-  /^src\/core\/deferred_backend/,
-  /^src\/platform\/(darwin|windows)\//,
+  /^src\/backends\/linux\/desktop\//,
+  /^src\/kernel\/deferred_backend/,
+  /^src\/backends\/(darwin|windows)\//,
   /^ffi\/(darwin|windows)\//,
   // Loaded at first use: the agent cursor (for the tools that create one; the overlay at its first frame).
-  /^src\/core\/agent_cursor\/(cursor|glide|motion|themes|store)\.ts$/,
-  /^src\/platform\/linux\/cursor\/(overlay_window|arrow)\.ts$/,
+  /^src\/features\/agent_cursor\/(cursor|glide|motion|themes|store)\.ts$/,
+  /^src\/backends\/linux\/x11\/cursor\/(overlay_window|arrow)\.ts$/,
   // Capture (MIT-SHM, XGetImage, XComposite redirection), the window list, running programs.
-  /^src\/platform\/linux\/x11\/(capture|composite|windows|properties)\.ts$/,
+  /^src\/backends\/linux\/(x11\/(capture|composite|properties)|windows)\.ts$/,
   /^ffi\/linux\/(libc|xext|xcomposite)\.ts$/,
-  /^src\/core\/image\/(?!bgrx_image\.ts$)/,
-  /^src\/platform\/posix\/process\.ts$/,
+  /^src\/lib\/image\/(?!bgrx_image\.ts$)/,
+  /^src\/backends\/posix\/process\.ts$/,
   // The command line's other commands.
   /^src\/transports\/cli_(offline|permissions)\.ts$/,
   // Xlib: the screen's size and monitors come over the X protocol itself (x11/wire.ts); libX11's
   // bindings, the Xlib connection and the agent cursor's overlay code load at a call's first other use.
   /^ffi\//,
-  /^src\/platform\/linux\/x11\/(connection|server_reset|xlib_screen)\.ts$/,
-  /^src\/platform\/linux\/cursor\/overlay_window\.ts$/,
+  /^src\/backends\/linux\/x11\/(connection|server_reset|xlib_screen)\.ts$/,
+  /^src\/backends\/linux\/x11\/cursor\/overlay_window\.ts$/,
 ];
 
 interface InfoModule {
@@ -101,12 +101,12 @@ Deno.test({
     const local = [...closure].filter((s) => s.startsWith("file://")).map((s) =>
       s.slice(`file://${ROOT}`.length)
     );
-    assert.ok(local.includes("src/platform/linux/x11/screen.ts"), "the screen code is there");
+    assert.ok(local.includes("src/backends/linux/screen.ts"), "the screen code is there");
     const forbidden = local.filter((path) => FORBIDDEN.some((rule) => rule.test(path)));
     assert.deepEqual(forbidden, [], "modules a one-shot get_screen_size must not load");
     const builtins = [...closure].filter((s) => s.startsWith("node:"));
     assert.deepEqual(builtins, [], "node: modules (each loads the Node compatibility layer)");
-    assert.ok(local.includes("src/core/schema/mod.ts"), "tool schemas are the driver's own");
+    assert.ok(local.includes("src/lib/schema/mod.ts"), "tool schemas are the driver's own");
     assert.deepEqual([...closure].filter((s) => s.startsWith("npm:")), [], "npm packages");
   },
 });
@@ -150,7 +150,7 @@ Deno.test({
     const run = await loadedByLauncher(["get_screen_size"], driverEnv());
     assert.equal(run.code, 0);
     assert.ok(
-      run.local.includes("src/main.ts") && run.local.includes("src/platform/linux/x11/screen.ts"),
+      run.local.includes("src/main.ts") && run.local.includes("src/backends/linux/screen.ts"),
       "the log names modules",
     );
     assert.deepEqual(run.local.filter((path) => FORBIDDEN.some((rule) => rule.test(path))), []);
@@ -175,7 +175,7 @@ Deno.test({
   async fn() {
     const run = await loadedByLauncher(["--help"], denoEnv());
     assert.equal(run.code, 0);
-    assert.ok(run.local.includes("src/transports/cli.ts"), "the log names modules");
+    assert.ok(run.local.includes("src/transports/cli/mod.ts"), "the log names modules");
     assert.ok(run.local.length <= 10, run.local.join("\n"));
     assert.deepEqual(run.npm, []);
   },
@@ -190,10 +190,14 @@ Deno.test({
     try {
       const run = await loadedByLauncher(["call", "get_screen_size", "--socket", daemon.socket], driverEnv());
       assert.equal(run.code, 0, "the daemon answered the call");
-      assert.ok(run.local.includes("src/transports/daemon_client.ts"), "the log names modules");
+      assert.ok(run.local.includes("src/transports/daemon/client.ts"), "the log names modules");
       const heavy = run.local.filter((path) =>
-        /^src\/(core\/registry|runtime|transports\/(mcp|daemon_server|cli_daemon\.ts|grpc\/))/.test(path) ||
-        /^src\/platform\/linux\/(mod|x11|atspi)/.test(path) ||
+        /^src\/(kernel\/registry|runtime|transports\/(mcp\/|daemon\/server|cli\/daemon\.ts|network\/))/.test(
+          path,
+        ) ||
+        /^src\/(backends\/linux\/(mod|x11|atspi|accessibility|screen|windows|clipboard)|lib\/x11)/.test(
+          path,
+        ) ||
         (path.startsWith("tools/") && path !== "tools/index.ts")
       );
       assert.deepEqual(heavy, [], "a daemon client runs no tool and owns no desktop");

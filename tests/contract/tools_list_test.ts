@@ -5,7 +5,7 @@
  * `deno run -A scripts/gen_contract.ts`).
  */
 import assert from "node:assert/strict";
-import { CAPABILITY_VERSION, ToolCatalog, TOOLS_LIST_SCHEMA_VERSION } from "../../src/core/registry.ts";
+import { CAPABILITY_VERSION, ToolCatalog, TOOLS_LIST_SCHEMA_VERSION } from "../../src/kernel/registry.ts";
 import { allTools } from "../../tools/mod.ts";
 
 /** Reference roster (contract.md §1.0, Linux order) for the tools this build registers. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Structured } from "../_helpers/in_process_driver.ts";
-import type { ToolResult } from "../../src/core/result.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 
 /** One running app window under test. */
 export interface AppUnderTest {

@@ -5,11 +5,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { fakeMacBackend } from "../../src/platform/darwin/_fake/harness.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { fakeMacBackend } from "../../src/backends/darwin/_fake/harness.ts";
 import { allTools } from "../../tools/mod.ts";
 
 // deno-lint-ignore no-explicit-any

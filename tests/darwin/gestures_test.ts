@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { MAC } from "../../src/platform/darwin/_fake/mod.ts";
+import { MAC } from "../../src/backends/darwin/_fake/mod.ts";
 import { macDriver, type Structured } from "./_driver.ts";
 
 /** Window-local screenshot pixels of a screen point in a window snapshot. */

@@ -10,7 +10,7 @@ import {
   permissionsCommand,
   type PermissionsRuntime,
   permissionsUsageError,
-} from "../../src/transports/cli_permissions.ts";
+} from "../../src/transports/cli/permissions.ts";
 import { macDriver } from "./_driver.ts";
 
 function capture() {

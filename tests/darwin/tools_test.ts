@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { MAC } from "../../src/platform/darwin/_fake/mod.ts";
+import { MAC } from "../../src/backends/darwin/_fake/mod.ts";
 import { macDriver, type Structured } from "./_driver.ts";
 
 Deno.test("darwin tools: list_windows, get_screen_size and get_cursor_position report the fake Mac", async () => {

@@ -12,10 +12,10 @@
 import assert from "node:assert/strict";
 import { Shape, xshape } from "../../ffi/linux/xshape.ts";
 import { x11 } from "../../ffi/linux/x11.ts";
-import { arrowGeometry } from "../../src/platform/linux/cursor/arrow.ts";
-import { X11AgentCursors } from "../../src/platform/linux/cursor/mod.ts";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
-import type { RawImage } from "../../src/platform/types.ts";
+import { arrowGeometry } from "../../src/backends/linux/x11/cursor/arrow.ts";
+import { X11AgentCursors } from "../../src/backends/linux/cursor.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 import { pngOf, startTestDriver } from "../_helpers/in_process_driver.ts";

@@ -15,8 +15,8 @@ import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type JournalEntry, startFixture } from "../_helpers/fixture_app.ts";
 import { waitFor, windowBox, x } from "../_helpers/x11_probe.ts";
 import { CuaDriverComputerToolset } from "../../examples/anthropic_computer_toolset.ts";
-import { decodePng } from "../../src/core/image/png.ts";
-import { fromBase64 } from "../../src/core/result.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
+import { fromBase64 } from "../../src/kernel/result.ts";
 import { shotSizeFor } from "../../tools/_shared/session_screen.ts";
 import { PHRASES } from "../../tools/anthropic/_phrases.ts";
 

@@ -7,8 +7,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { encodePng } from "../../src/core/image/png.ts";
-import { isAlive } from "../../src/platform/linux/proc_fs.ts";
+import { encodePng } from "../../src/lib/image/png.ts";
+import { isAlive } from "../../src/backends/linux/os/proc_fs.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { FIXTURE_PYTHON, startFixture } from "../_helpers/fixture_app.ts";
 import { pngOf, startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";

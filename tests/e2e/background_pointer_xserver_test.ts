@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { EmbeddedDesktop } from "../../src/platform/linux/embedded_desktop.ts";
+import { EmbeddedDesktop } from "../../src/backends/linux/desktop/embedded_desktop.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type JournalEntry, startFixture } from "../_helpers/fixture_app.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import type { ToolResult } from "../../src/core/result.ts";
-import { resolvePermissions } from "../../src/core/permissions/config.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { resolvePermissions } from "../../src/features/permissions/config.ts";
 import { startRuntime } from "../../src/runtime.ts";
 import { e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { describeResult, type Structured } from "../_helpers/in_process_driver.ts";

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ToolResult } from "../../src/core/result.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 import { closeTab, evalIn, openTab } from "../_helpers/cdp_oracle.ts";
 import { e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { describeResult, startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { DriverError } from "../../src/core/errors.ts";
-import { resolveDesktopPrograms } from "../../src/platform/linux/desktop_programs.ts";
-import { processGroupMembers } from "../../src/platform/linux/desktop_process.ts";
-import { EmbeddedDesktop } from "../../src/platform/linux/embedded_desktop.ts";
-import { isAlive } from "../../src/platform/linux/proc_fs.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { resolveDesktopPrograms } from "../../src/backends/linux/desktop/desktop_programs.ts";
+import { processGroupMembers } from "../../src/backends/linux/desktop/desktop_process.ts";
+import { EmbeddedDesktop } from "../../src/backends/linux/desktop/embedded_desktop.ts";
+import { isAlive } from "../../src/backends/linux/os/proc_fs.ts";
 import { e2eRequired } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 

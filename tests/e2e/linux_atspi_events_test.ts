@@ -2,7 +2,7 @@
  * AT-SPI event watches against the GTK3 fixture: a watch of the application wakes when the
  * application reports a state or text change, which is what lets a read-back answer as soon
  * as the change happened instead of at the next poll (see
- * src/platform/linux/atspi/event_watch.ts). The state after each wake is read back from the
+ * src/backends/linux/atspi/event_watch.ts). The state after each wake is read back from the
  * app, and the fixture's own journal confirms it.
  *
  * @module
@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { desktopEnv, e2eRequired, hasDesktop } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
-import { AtspiAccessibility } from "../../src/platform/linux/atspi/mod.ts";
-import type { AxNode } from "../../src/platform/types.ts";
+import { AtspiAccessibility } from "../../src/backends/linux/accessibility.ts";
+import type { AxNode } from "../../src/ports/accessibility.ts";
 
 const ignore = Deno.build.os !== "linux" ||
   (!(hasDesktop() && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) && !e2eRequired());

@@ -8,8 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { desktopEnv, e2eRequired, hasDesktop } from "../_helpers/desktop_env.ts";
-import { AtspiAccessibility } from "../../src/platform/linux/atspi/mod.ts";
-import type { AxNode, AxTree, Rect } from "../../src/platform/types.ts";
+import { AtspiAccessibility } from "../../src/backends/linux/accessibility.ts";
+import type { AxNode, AxTree } from "../../src/ports/accessibility.ts";
+import type { Rect } from "../../src/ports/geometry.ts";
 
 const ignore = Deno.build.os !== "linux" ||
   (!(hasDesktop() && Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) && !e2eRequired());

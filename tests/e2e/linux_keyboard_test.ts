@@ -8,15 +8,15 @@
  */
 import assert from "node:assert/strict";
 import { x11 } from "../../ffi/linux/x11.ts";
-import { graphemes } from "../../src/core/input/key_names.ts";
-import { AgentMaster } from "../../src/platform/linux/input/agent_master.ts";
+import { graphemes } from "../../src/lib/keys/key_names.ts";
+import { AgentMaster } from "../../src/backends/linux/x11/input/agent_master.ts";
 import {
   restoreActiveWindow as restoreActive,
   wmIdle,
-} from "../../src/platform/linux/input/background_keyboard.ts";
-import { CORE_KEYBOARD, deviceKeyboard, X11Keyboard } from "../../src/platform/linux/input/keyboard.ts";
-import { Keymap } from "../../src/platform/linux/input/keymap.ts";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
+} from "../../src/backends/linux/x11/input/background_keyboard.ts";
+import { CORE_KEYBOARD, deviceKeyboard, X11Keyboard } from "../../src/backends/linux/x11/input/keyboard.ts";
+import { Keymap } from "../../src/backends/linux/x11/input/keymap.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 

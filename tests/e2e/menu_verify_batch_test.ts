@@ -6,11 +6,13 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { DriverError } from "../../src/core/errors.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import type { AxNode, AxTree, Backend, RawKeyboard } from "../../src/platform/types.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import type { AxNode, AxTree } from "../../src/ports/accessibility.ts";
+import type { Backend } from "../../src/ports/backend.ts";
+import type { RawKeyboard } from "../../src/ports/input.ts";
 import { startRuntime } from "../../src/runtime.ts";
 import get_window_state from "../../tools/windows/get_window_state.ts";
 import click from "../../tools/input/click.ts";

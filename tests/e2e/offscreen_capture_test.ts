@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
-import { peekBgrx } from "../../src/core/image/bgrx_image.ts";
-import { createBackend } from "../../src/platform/mod.ts";
+import { peekBgrx } from "../../src/lib/image/bgrx_image.ts";
+import { createBackend } from "../../src/backends/mod.ts";
 
 const ignore = ignoreWithoutDesktop() || Deno.build.os !== "linux";
 

@@ -16,7 +16,7 @@ import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type JournalEntry, startFixture } from "../_helpers/fixture_app.ts";
 import { waitFor, windowBox, x } from "../_helpers/x11_probe.ts";
-import { decodePng } from "../../src/core/image/png.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
 
 const ignore = ignoreWithoutDesktop();
 const TOKEN = "osworld-test-token-0123456789abcdef0123456789";

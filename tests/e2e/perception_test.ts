@@ -10,7 +10,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { PIXEL_CACHE_ENTRIES } from "../../src/core/captures.ts";
+import { PIXEL_CACHE_ENTRIES } from "../../src/kernel/captures.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverEnv, runDriver } from "../_helpers/driver.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";

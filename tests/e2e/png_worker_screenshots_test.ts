@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { pngWorkerState, startPngWorker } from "../../src/core/image/png_worker.ts";
+import { pngWorkerState, startPngWorker } from "../../src/lib/image/png_worker.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { pngOf, startTestDriver } from "../_helpers/in_process_driver.ts";

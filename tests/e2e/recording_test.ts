@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { decodePng } from "../../src/core/image/png.ts";
-import type { RawImage } from "../../src/platform/types.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type FixtureApp, type JournalEntry, startFixture } from "../_helpers/fixture_app.ts";

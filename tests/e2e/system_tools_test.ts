@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { decodePng } from "../../src/core/image/png.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverEnv, runDriver } from "../_helpers/driver.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";

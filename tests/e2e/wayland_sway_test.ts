@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { decodePng } from "../../src/core/image/png.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
 import { denoEnv } from "../_helpers/driver.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { type Json, McpLines } from "../_helpers/mcp_lines.ts";

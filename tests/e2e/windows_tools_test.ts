@@ -8,8 +8,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { decodePng } from "../../src/core/image/png.ts";
-import type { RawImage } from "../../src/platform/types.ts";
+import { decodePng } from "../../src/lib/image/png.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 import { pngOf, startTestDriver, type Structured, type TestDriver } from "../_helpers/in_process_driver.ts";

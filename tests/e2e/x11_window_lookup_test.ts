@@ -4,8 +4,8 @@
  * the fixture's own pid and title, and leaves only zIndex out.
  */
 import assert from "node:assert/strict";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
-import { X11Windows } from "../../src/platform/linux/x11/windows.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
+import { X11Windows } from "../../src/backends/linux/windows.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The X11 wire client (src/platform/linux/x11/wire.ts) against real X servers: it opens a
+ * The X11 wire client (src/lib/x11/wire.ts) against real X servers: it opens a
  * cookie-protected Xvfb with the cookie from XAUTHORITY (and not with a wrong one or none),
  * reads the screen size xdpyinfo reports, and lists the monitors `xrandr --listmonitors` lists
  * (virtual ones added with `xrandr --setmonitor`) and the pointer where xdotool put it; on the
@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
-import { X11Screen } from "../../src/platform/linux/x11/screen.ts";
-import { XWire } from "../../src/platform/linux/x11/wire.ts";
-import { wireDisplays, wirePointer } from "../../src/platform/linux/x11/wire_screen.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
+import { X11Screen } from "../../src/backends/linux/screen.ts";
+import { XWire } from "../../src/lib/x11/wire.ts";
+import { wireDisplays, wirePointer } from "../../src/backends/linux/x11/wire_screen.ts";
 import { x } from "../_helpers/x11_probe.ts";
 
 const ignore = ignoreWithoutDesktop();

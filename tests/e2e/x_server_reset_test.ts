@@ -5,7 +5,7 @@
  * before the back end opens the display).
  */
 import assert from "node:assert/strict";
-import { XConnection } from "../../src/platform/linux/x11/connection.ts";
+import { XConnection } from "../../src/backends/linux/x11/connection.ts";
 import { startXvfb } from "../_helpers/mcp_lines.ts";
 import { ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 

@@ -9,9 +9,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createDarwinBackend } from "../../src/platform/darwin/mod.ts";
-import { systemFrameworks } from "../../src/platform/darwin/frameworks.ts";
-import type { AxNode } from "../../src/platform/types.ts";
+import { createDarwinBackend } from "../../src/backends/darwin/mod.ts";
+import { systemFrameworks } from "../../src/backends/darwin/frameworks.ts";
+import type { AxNode } from "../../src/ports/accessibility.ts";
 import { cell, skipped } from "./_report.ts";
 
 const fixture = Deno.env.get("CUA_APPKIT_FIXTURE") ?? "";

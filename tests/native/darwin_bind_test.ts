@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { FRAMEWORK_TABLES, systemFrameworks } from "../../src/platform/darwin/frameworks.ts";
+import { FRAMEWORK_TABLES, systemFrameworks } from "../../src/backends/darwin/frameworks.ts";
 import { cell, record } from "./_report.ts";
 
 const ignore = Deno.build.os !== "darwin";

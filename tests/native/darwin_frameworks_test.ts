@@ -7,9 +7,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { CoreFoundation } from "../../src/platform/darwin/cf.ts";
-import { systemFrameworks } from "../../src/platform/darwin/frameworks.ts";
-import { createDarwinBackend } from "../../src/platform/darwin/mod.ts";
+import { CoreFoundation } from "../../src/backends/darwin/cf.ts";
+import { systemFrameworks } from "../../src/backends/darwin/frameworks.ts";
+import { createDarwinBackend } from "../../src/backends/darwin/mod.ts";
 
 const ignore = Deno.build.os !== "darwin";
 

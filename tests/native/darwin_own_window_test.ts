@@ -10,9 +10,9 @@
  */
 import assert from "node:assert/strict";
 import { CGRECT, cgRect } from "../../ffi/darwin/geometry.ts";
-import { createDarwinBackend } from "../../src/platform/darwin/mod.ts";
-import { systemFrameworks } from "../../src/platform/darwin/frameworks.ts";
-import { CoreFoundation } from "../../src/platform/darwin/cf.ts";
+import { createDarwinBackend } from "../../src/backends/darwin/mod.ts";
+import { systemFrameworks } from "../../src/backends/darwin/frameworks.ts";
+import { CoreFoundation } from "../../src/backends/darwin/cf.ts";
 import { cell, skipped } from "./_report.ts";
 
 const darwin = Deno.build.os === "darwin";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { AllTransports, Transport } from "../_helpers/all_transports.ts";
-import { isAlive } from "../../src/platform/linux/proc_fs.ts";
+import { isAlive } from "../../src/backends/linux/os/proc_fs.ts";
 
 /** Codes that mean "refused before anything ran". */
 export const REFUSALS = new Set([

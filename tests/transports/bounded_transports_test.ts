@@ -4,9 +4,9 @@
  * ComputerService RPCs that read the desktop directly.
  */
 import assert from "node:assert/strict";
-import { resolvePermissions } from "../../src/core/permissions/config.ts";
+import { resolvePermissions } from "../../src/features/permissions/config.ts";
 import { startRuntime } from "../../src/runtime.ts";
-import { startNetworkServer } from "../../src/transports/grpc/server.ts";
+import { startNetworkServer } from "../../src/transports/network/server.ts";
 import { e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { hasGrpcJs, startGrpcNodeClient } from "../_helpers/grpc_node_client.ts";
 

@@ -6,15 +6,15 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import assert from "node:assert/strict";
-import { decodePng, encodePng } from "../../src/core/image/png.ts";
-import { fromBase64 } from "../../src/core/result.ts";
-import type { CallObserver } from "../../src/core/call_observer.ts";
+import { decodePng, encodePng } from "../../src/lib/image/png.ts";
+import { fromBase64 } from "../../src/kernel/result.ts";
+import type { CallObserver } from "../../src/kernel/call_observer.ts";
 import { startRuntime } from "../../src/runtime.ts";
 import {
   GetCursorPositionRequestSchema,
   GetCursorPositionResponseSchema,
-} from "../../src/transports/grpc/gen/cua/env/v1/computer_pb.ts";
-import { startNetworkServer } from "../../src/transports/grpc/server.ts";
+} from "../../src/transports/network/grpc/gen/cua/env/v1/computer_pb.ts";
+import { startNetworkServer } from "../../src/transports/network/server.ts";
 import { desktopEnv, e2eRequired, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { startFixture } from "../_helpers/fixture_app.ts";
 import { type GrpcAnswer, hasGrpcJs, startGrpcNodeClient } from "../_helpers/grpc_node_client.ts";

@@ -7,14 +7,14 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import {
   NetworkConfigError,
   networkConfigFromEnv,
   startNetworkServer,
-} from "../../src/transports/grpc/server.ts";
+} from "../../src/transports/network/server.ts";
 import { allTools } from "../../tools/mod.ts";
 
 const TOKEN = "mcp-http-test-token-abcdefghijklmnopqrstuvwxyz"; // 46 characters

@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
-import { serveMcpStdio } from "../../src/transports/mcp_stdio.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
+import { serveMcpStdio } from "../../src/transports/mcp/stdio.ts";
 import { allTools } from "../../tools/mod.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -4,10 +4,10 @@
  * a JSON-RPC message that is not version 2.0 is an Invalid Request on /mcp.
  */
 import assert from "node:assert/strict";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
-import { startNetworkServer } from "../../src/transports/grpc/server.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
+import { startNetworkServer } from "../../src/transports/network/server.ts";
 import { allTools } from "../../tools/mod.ts";
 
 const TOKEN = "protocol-errors-token-0123456789abcdef";

@@ -15,7 +15,7 @@ import {
   topLevelWindows,
   windowOwner,
   windowTitle,
-} from "../../src/platform/windows/win32/hwnd.ts";
+} from "../../src/backends/windows/win32/hwnd.ts";
 import { CF, CONTROL_MSG, user32 } from "../../ffi/windows/user32.ts";
 import { gdi32 } from "../../ffi/windows/gdi32.ts";
 import { shell32 } from "../../ffi/windows/shell32.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { findBrowser } from "../../src/core/browser/launch.ts";
-import { createWindowsSystem } from "../../src/platform/windows/system.ts";
+import { findBrowser } from "../../src/features/browser/launch.ts";
+import { createWindowsSystem } from "../../src/backends/windows/system.ts";
 import { onWindows } from "./_win_apps.ts";
 
 const EDGE_KEY = "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe";

@@ -8,9 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { CACHED_ONLY } from "../../scripts/deno_child.ts";
-import { NamedPipes } from "../../src/platform/windows/pipes.ts";
-import { DaemonClient } from "../../src/transports/daemon_client.ts";
-import type { ToolResult } from "../../src/core/result.ts";
+import { NamedPipes } from "../../src/backends/windows/pipes.ts";
+import { DaemonClient } from "../../src/transports/daemon/client.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import { onWindows, StockApp, textOf, waitFor } from "./_win_apps.ts";
 

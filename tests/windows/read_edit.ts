@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { className, controlText, descendantWindows } from "../../src/platform/windows/win32/hwnd.ts";
+import { className, controlText, descendantWindows } from "../../src/backends/windows/win32/hwnd.ts";
 
 const windowId = Number(Deno.args[0]);
 const edits = descendantWindows(windowId).filter((w) => className(w) === "Edit").map((w) => controlText(w));

@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import net from "node:net";
-import { pipeDacl } from "../../src/platform/windows/pipe_security.ts";
-import { currentUserSid } from "../../src/platform/windows/security.ts";
-import { NamedPipes } from "../../src/platform/windows/pipes.ts";
-import { createWindowsSystem } from "../../src/platform/windows/system.ts";
+import { pipeDacl } from "../../src/backends/windows/pipe_security.ts";
+import { currentUserSid } from "../../src/backends/windows/security.ts";
+import { NamedPipes } from "../../src/backends/windows/pipes.ts";
+import { createWindowsSystem } from "../../src/backends/windows/system.ts";
 import { startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";
 import { onWindows, waitFor } from "./_win_apps.ts";
 

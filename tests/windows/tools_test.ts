@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { startTestDriver, type Structured } from "../_helpers/in_process_driver.ts";
 import { checkOf, onWindows, StockApp, textOf, waitFor } from "./_win_apps.ts";
-import { windowRect } from "../../src/platform/windows/win32/hwnd.ts";
+import { windowRect } from "../../src/backends/windows/win32/hwnd.ts";
 
 function element(state: Structured, predicate: (e: Structured) => boolean): Structured {
   const found = (state.elements as Structured[]).find(predicate);

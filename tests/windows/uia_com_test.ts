@@ -15,8 +15,8 @@ import type { VariantValue } from "../../ffi/windows/com.ts";
 import { HRESULT } from "../../ffi/windows/com.ts";
 import { oleaut32, VT } from "../../ffi/windows/oleaut32.ts";
 import { UiaElement } from "../../ffi/windows/uia.ts";
-import { ComCachedElement } from "../../src/platform/windows/accessibility/uia_com.ts";
-import { buildUiaTree, type CachedElement } from "../../src/platform/windows/accessibility/uia_tree.ts";
+import { ComCachedElement } from "../../src/backends/windows/uia/uia_com.ts";
+import { buildUiaTree, type CachedElement } from "../../src/backends/windows/uia/uia_tree.ts";
 import { onWindows } from "./_win_apps.ts";
 
 interface Recorded {
@@ -27,7 +27,7 @@ interface Recorded {
 const recordings = onWindows
   ? JSON.parse(
     await Deno.readTextFile(
-      new URL("../../src/platform/windows/accessibility/testdata/uia_recordings.json", import.meta.url),
+      new URL("../../src/backends/windows/uia/testdata/uia_recordings.json", import.meta.url),
     ),
   ) as { notepad: Recorded; find: Recorded }
   : null;

@@ -5,10 +5,10 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { Win32Input } from "../../src/platform/windows/input/mod.ts";
-import { windowRect } from "../../src/platform/windows/win32/hwnd.ts";
-import { Win32Screen } from "../../src/platform/windows/win32/screen.ts";
-import { Win32Windows } from "../../src/platform/windows/win32/windows.ts";
+import { Win32Input } from "../../src/backends/windows/input.ts";
+import { windowRect } from "../../src/backends/windows/win32/hwnd.ts";
+import { Win32Screen } from "../../src/backends/windows/screen.ts";
+import { Win32Windows } from "../../src/backends/windows/windows.ts";
 import { onWindows, StockApp, textOf, waitFor } from "./_win_apps.ts";
 
 Deno.test({

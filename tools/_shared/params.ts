@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 
 /**
  * Marks a parameter whose meaning the server states once (MCP initialize instructions):

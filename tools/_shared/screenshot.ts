@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { Capture } from "../../src/core/captures.ts";
-import { type CaptureOrigin, encodeCapture } from "../../src/core/capture_pipeline.ts";
-import { writeCallerFile } from "../../src/core/safe_files.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
-import type { RawImage } from "../../src/platform/types.ts";
+import type { Capture } from "../../src/kernel/captures.ts";
+import { type CaptureOrigin, encodeCapture } from "../../src/engine/capture_pipeline.ts";
+import { writeCallerFile } from "../../src/kernel/safe_files.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 
 /** An encoded, registered screenshot. */
 export interface EncodedShot {

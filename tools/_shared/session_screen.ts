@@ -7,10 +7,11 @@
  *
  * @module
  */
-import type { DisplayInfo, Point, Rect } from "../../src/platform/types.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { RuntimeState } from "../../src/core/runtime_state.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
+import type { Point, Rect } from "../../src/ports/geometry.ts";
+import type { DisplayInfo } from "../../src/ports/screen.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 
 /** Longest screenshot edge the session size allows. */
 export const MAX_EDGE = 1456;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DriverError } from "../../src/core/errors.ts";
+import { DriverError } from "../../src/ports/errors.ts";
 import { fromScreen, regionToDisplay, type SessionScreen, shotSizeFor, toScreen } from "./session_screen.ts";
 
 const screen: SessionScreen = {

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { DriverError } from "../../src/core/errors.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
-import type { WindowInfo } from "../../src/platform/types.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import type { WindowInfo } from "../../src/ports/windows.ts";
 
 /**
  * Returns the window `windowId`, checking that it exists, belongs to `pid`, and

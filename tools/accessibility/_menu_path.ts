@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type AxNode, AxRole } from "../../src/platform/types.ts";
+import { type AxNode, AxRole } from "../../src/ports/accessibility.ts";
 
 /** Roles a path segment may name. */
 const ITEM_ROLES: ReadonlySet<AxRole> = new Set<AxRole>([

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
-import type { AxNode, AxTree, WindowInfo } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import type { AxNode, AxTree } from "../../src/ports/accessibility.ts";
+import type { WindowInfo } from "../../src/ports/windows.ts";
 
 /** One predicate: a window part, an element part, or both (all parts ANDed). */
 export const PredicateSchema = z.strictObject({

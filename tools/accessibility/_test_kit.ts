@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import type { AnyTool } from "../../src/core/tool.ts";
-import { FakeBackend, fakeNode } from "../../src/platform/fake/mod.ts";
-import type { AxNode, AxRole, AxTree } from "../../src/platform/types.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import type { AnyTool } from "../../src/kernel/tool.ts";
+import { FakeBackend, fakeNode } from "../../src/backends/fake/mod.ts";
+import type { AxNode, AxRole, AxTree } from "../../src/ports/accessibility.ts";
 
 /** The fake window every kit has. */
 export const PID = 4242;

@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 
 /** Lightweight desktop discovery: processes and visible windows (matches the reference's misnomer). */
 export default defineTool({

@@ -1,14 +1,14 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { activationAction } from "../../src/core/action/click.ts";
-import type { Outcome } from "../../src/core/action/outcome.ts";
-import { toggleState, waitForChange } from "../../src/core/action/readback.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { judged, Witness } from "../../src/core/action/witness.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
-import { type AxNode, AxRole, type AxTree } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { activationAction } from "../../src/engine/click.ts";
+import type { Outcome } from "../../src/engine/outcome.ts";
+import { toggleState, waitForChange } from "../../src/engine/readback.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { judged, Witness } from "../../src/engine/witness.ts";
+import { resolveTarget } from "../../src/engine/target.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
+import { type AxNode, AxRole, type AxTree } from "../../src/ports/accessibility.ts";
 import { pidParam, sessionParam, windowIdParam } from "../_shared/params.ts";
 import {
   childIndex,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { type FakeElement, fakeElement } from "../../src/platform/fake/mod.ts";
-import type { AxRole, AxTree } from "../../src/platform/types.ts";
+import { type FakeElement, fakeElement } from "../../src/backends/fake/mod.ts";
+import type { AxRole, AxTree } from "../../src/ports/accessibility.ts";
 import invoke_menu from "./invoke_menu.ts";
 import { type NodeSpec, PID, textOf, toolKit, treeOf, WINDOW } from "./_test_kit.ts";
 

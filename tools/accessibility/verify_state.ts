@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { asDriverError, DriverError } from "../../src/core/errors.ts";
-import { type ContentPart, imagePart } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { asDriverError, DriverError } from "../../src/ports/errors.ts";
+import { type ContentPart, imagePart } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { pidParam, sessionParam, windowIdParam } from "../_shared/params.ts";
 import { encodeShot } from "../_shared/screenshot.ts";
 import {

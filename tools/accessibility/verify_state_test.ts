@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fakeElement } from "../../src/platform/fake/mod.ts";
-import type { AxTree } from "../../src/platform/types.ts";
+import { fakeElement } from "../../src/backends/fake/mod.ts";
+import type { AxTree } from "../../src/ports/accessibility.ts";
 import verify_state from "./verify_state.ts";
 import { PID, textOf, toolKit, treeOf, WINDOW } from "./_test_kit.ts";
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import type { MouseButton } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import type { MouseButton } from "../../src/ports/input.ts";
 import click from "../input/click.ts";
 import {
   actionReply,

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { DriverError } from "../../src/core/errors.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { judged, Witness, witnessScope } from "../../src/core/action/witness.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import type { RuntimeState } from "../../src/core/runtime_state.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { judged, Witness, witnessScope } from "../../src/engine/witness.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import type { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 
 const holding = new WeakMap<RuntimeState, Set<string>>();
 

@@ -5,20 +5,20 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { DriverError, type DriverErrorCode, ERROR_CODES } from "../../src/core/errors.ts";
-import type { ToolResult } from "../../src/core/result.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { DriverError, type DriverErrorCode, ERROR_CODES } from "../../src/ports/errors.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 import {
   type AnyTool,
   defineTool,
   type RiskClass,
   type ToolContext,
   type ToolDefinition,
-} from "../../src/core/tool.ts";
-import { WHOLE_SCREEN } from "../../src/core/permissions/authorizer.ts";
-import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import type { Point } from "../../src/platform/types.ts";
+} from "../../src/kernel/tool.ts";
+import { WHOLE_SCREEN } from "../../src/features/permissions/authorizer.ts";
+import { parseModifiers } from "../../src/engine/modifiers.ts";
+import type { Point } from "../../src/ports/geometry.ts";
 import { sessionScreen, toScreen } from "../_shared/session_screen.ts";
 import { phraseFor } from "./_phrases.ts";
 

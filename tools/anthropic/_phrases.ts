@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DriverError } from "../../src/core/errors.ts";
+import type { DriverError } from "../../src/ports/errors.ts";
 
 /** The phrase for each error code the members meet; any other code reads {@linkcode FAILED}. */
 export const PHRASES: Readonly<Record<string, string>> = {

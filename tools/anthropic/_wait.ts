@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { DriverError } from "../../src/core/errors.ts";
+import { DriverError } from "../../src/ports/errors.ts";
 
 /** Resolves after `ms`, or rejects with `aborted` when `signal` aborts first. */
 export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

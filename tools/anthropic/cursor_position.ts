@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import { defineMember } from "./_member.ts";
 import { fromScreen, sessionScreen } from "../_shared/session_screen.ts";
 

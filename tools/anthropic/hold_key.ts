@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { formatKey, parseCombo } from "../../src/core/input/key_names.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { formatKey, parseCombo } from "../../src/lib/keys/key_names.ts";
 import { abortableDelay } from "./_wait.ts";
 import { actionReply, defineMember } from "./_member.ts";
 

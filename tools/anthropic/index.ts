@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../../src/core/tool.ts";
+import type { AnyTool } from "../../src/kernel/tool.ts";
 
 /** Member name to loader. */
 export const anthropicLoaders: Readonly<Record<string, () => Promise<{ default: AnyTool }>>> = {

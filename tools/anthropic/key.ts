@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { parseCombo } from "../../src/core/input/key_names.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { parseCombo } from "../../src/lib/keys/key_names.ts";
 import pressKey from "../input/press_key.ts";
 import { actionReply, defineMember, runOwn } from "./_member.ts";
-import type { ToolResult } from "../../src/core/result.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 
 export default defineMember({
   name: "key",

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import { leftButton } from "./_left_button.ts";
 import { actionReply, defineMember } from "./_member.ts";
 

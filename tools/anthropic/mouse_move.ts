@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import moveCursor from "../input/move_cursor.ts";
 import { actionReply, coordinateParam, defineMember, runOwn } from "./_member.ts";
 import { sessionScreen, toScreen } from "../_shared/session_screen.ts";

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { captureArea, encodeCapture } from "../../src/core/capture_pipeline.ts";
-import { imagePart } from "../../src/core/result.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { captureArea, encodeCapture } from "../../src/engine/capture_pipeline.ts";
+import { imagePart } from "../../src/kernel/result.ts";
 import { defineMember } from "./_member.ts";
 import { sessionScreen } from "../_shared/session_screen.ts";
 

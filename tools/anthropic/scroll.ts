@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { heldModifiers } from "../../src/core/action/modifiers.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { heldModifiers } from "../../src/engine/modifiers.ts";
 import scroll from "../input/scroll.ts";
 import {
   actionReply,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import typeText from "../input/type_text.ts";
 import { actionReply, defineMember, runOwn } from "./_member.ts";
 

@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { pidParam, sessionParam } from "../_shared/params.ts";
 
 /**

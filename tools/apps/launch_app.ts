@@ -1,8 +1,8 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
-import type { WindowInfo } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
+import type { WindowInfo } from "../../src/ports/windows.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { WindowRecord, windowRecord } from "../windows/_window_record.ts";
 

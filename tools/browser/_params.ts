@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import { shared } from "../_shared/params.ts";
 
 /** The session-scoped target id get_browser_state minted. */

@@ -1,9 +1,9 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { runBrowserAction } from "../../src/core/browser/act.ts";
-import { domPointer } from "../../src/core/browser/dom_events.ts";
-import { mouseClick } from "../../src/core/browser/input.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { runBrowserAction } from "../../src/features/browser/act.ts";
+import { domPointer } from "../../src/features/browser/dom_events.ts";
+import { mouseClick } from "../../src/features/browser/input.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { cssCoordinate, inputRouteParam, refParam, tabIdParam, targetIdParam } from "./_params.ts";
 

@@ -1,8 +1,8 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { resolveTab } from "../../src/core/browser/resolve.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { resolveTab } from "../../src/features/browser/resolve.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { tabIdParam, targetIdParam } from "./_params.ts";
 

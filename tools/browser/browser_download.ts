@@ -1,10 +1,10 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { downloadVia } from "../../src/core/browser/downloads.ts";
-import { requireTrustedInput } from "../../src/core/browser/input.ts";
-import { checkDownloadRoot } from "../../src/core/browser/paths.ts";
-import { resolveRef, resolveTab } from "../../src/core/browser/resolve.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { downloadVia } from "../../src/features/browser/downloads.ts";
+import { requireTrustedInput } from "../../src/features/browser/input.ts";
+import { checkDownloadRoot } from "../../src/features/browser/paths.ts";
+import { resolveRef, resolveTab } from "../../src/features/browser/resolve.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { refParam, tabIdParam, targetIdParam } from "./_params.ts";
 
 /** Triggers a download through a ref and saves it in an approved directory. */

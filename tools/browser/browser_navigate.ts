@@ -1,8 +1,8 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { checkNavigableUrl, navigateTab } from "../../src/core/browser/navigation.ts";
-import { resolveTab } from "../../src/core/browser/resolve.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { checkNavigableUrl, navigateTab } from "../../src/features/browser/navigation.ts";
+import { resolveTab } from "../../src/features/browser/resolve.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { tabIdParam, targetIdParam } from "./_params.ts";
 

@@ -1,12 +1,19 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { type ActionScope, runBrowserAction } from "../../src/core/browser/act.ts";
-import { domPointer } from "../../src/core/browser/dom_events.ts";
-import { type CssPoint, drag, mouseClick, mouseMove, pointOf, wheel } from "../../src/core/browser/input.ts";
-import type { ElementState } from "../../src/core/browser/probe.ts";
-import { resolveRef } from "../../src/core/browser/resolve.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { type ActionScope, runBrowserAction } from "../../src/features/browser/act.ts";
+import { domPointer } from "../../src/features/browser/dom_events.ts";
+import {
+  type CssPoint,
+  drag,
+  mouseClick,
+  mouseMove,
+  pointOf,
+  wheel,
+} from "../../src/features/browser/input.ts";
+import type { ElementState } from "../../src/features/browser/probe.ts";
+import { resolveRef } from "../../src/features/browser/resolve.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { cssCoordinate, inputRouteParam, refParam, tabIdParam, targetIdParam } from "./_params.ts";
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { z } from "../../src/core/schema/mod.ts";
-import { endpointForProcess } from "../../src/core/browser/access.ts";
-import { findBrowser, launchBrowser } from "../../src/core/browser/launch.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { endpointForProcess } from "../../src/features/browser/access.ts";
+import { findBrowser, launchBrowser } from "../../src/features/browser/launch.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 const WINDOW_WAIT_MS = 8_000;

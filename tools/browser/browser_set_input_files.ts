@@ -1,11 +1,11 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ELEMENT_STATE } from "../../src/core/browser/_page_scripts.ts";
-import { checkUploadFiles, MAX_UPLOAD_FILES } from "../../src/core/browser/paths.ts";
-import { resolveRef, resolveTab } from "../../src/core/browser/resolve.ts";
-import { backendNodeIdOf, objectIdOf } from "../../src/core/browser/snapshot.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ELEMENT_STATE } from "../../src/features/browser/_page_scripts.ts";
+import { checkUploadFiles, MAX_UPLOAD_FILES } from "../../src/features/browser/paths.ts";
+import { resolveRef, resolveTab } from "../../src/features/browser/resolve.ts";
+import { backendNodeIdOf, objectIdOf } from "../../src/features/browser/snapshot.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { refParam, tabIdParam, targetIdParam } from "./_params.ts";
 

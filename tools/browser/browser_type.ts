@@ -1,9 +1,9 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { runBrowserAction } from "../../src/core/browser/act.ts";
-import { insertText, typeKeys } from "../../src/core/browser/input.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { runBrowserAction } from "../../src/features/browser/act.ts";
+import { insertText, typeKeys } from "../../src/features/browser/input.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { refParam, tabIdParam, targetIdParam } from "./_params.ts";
 

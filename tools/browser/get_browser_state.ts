@@ -1,17 +1,17 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { bindWindow, describeTabs, refreshTabs } from "../../src/core/browser/binding.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { bindWindow, describeTabs, refreshTabs } from "../../src/features/browser/binding.ts";
 import {
   listingOf,
   outlineOf,
   pageOf,
   parseContinuation,
   refRecord,
-} from "../../src/core/browser/present.ts";
-import { findTab, resolveRef, type TabHandle } from "../../src/core/browser/resolve.ts";
-import { type Snapshot, takeSnapshot } from "../../src/core/browser/snapshot.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { type ImagePart, ok } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+} from "../../src/features/browser/present.ts";
+import { findTab, resolveRef, type TabHandle } from "../../src/features/browser/resolve.ts";
+import { type Snapshot, takeSnapshot } from "../../src/features/browser/snapshot.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { type ImagePart, ok } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { tabIdParam, targetIdParam } from "./_params.ts";
 

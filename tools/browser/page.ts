@@ -1,14 +1,14 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { endpointForProcess } from "../../src/core/browser/access.ts";
-import { windowPages } from "../../src/core/browser/binding.ts";
-import { CdpConnection } from "../../src/core/browser/cdp_client.ts";
-import { domPointer } from "../../src/core/browser/dom_events.ts";
-import { insertText, pointOf, typeKeys } from "../../src/core/browser/input.ts";
-import type { SnapshotRef } from "../../src/core/browser/snapshot.ts";
-import { Tab } from "../../src/core/browser/tab.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok, type ToolResult } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { endpointForProcess } from "../../src/features/browser/access.ts";
+import { windowPages } from "../../src/features/browser/binding.ts";
+import { CdpConnection } from "../../src/lib/devtools/cdp_client.ts";
+import { domPointer } from "../../src/features/browser/dom_events.ts";
+import { insertText, pointOf, typeKeys } from "../../src/features/browser/input.ts";
+import type { SnapshotRef } from "../../src/features/browser/snapshot.ts";
+import { Tab } from "../../src/features/browser/tab.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok, type ToolResult } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 const ACTIONS = [

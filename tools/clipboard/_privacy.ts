@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 
 /** Schema fields shared by clipboard results. */
 export const privacyFields = {

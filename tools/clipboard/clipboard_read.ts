@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { imagePart, ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { imagePart, ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { privacy, privacyFields } from "./_privacy.ts";
 

@@ -1,9 +1,9 @@
 import { isAbsolute } from "node:path";
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { checkCallerFile, readCallerFile } from "../../src/core/safe_files.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { checkCallerFile, readCallerFile } from "../../src/kernel/safe_files.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { privacy, privacyFields } from "./_privacy.ts";
 

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import type { WindowInfo } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
+import type { WindowInfo } from "../../src/ports/windows.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 const rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { captureArea, encodeCapture } from "../../src/core/capture_pipeline.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { imagePart, ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { captureArea, encodeCapture } from "../../src/engine/capture_pipeline.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { imagePart, ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { requireOwnedWindow } from "../_shared/window_target.ts";
 

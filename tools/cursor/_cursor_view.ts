@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import type { AgentCursor } from "../../src/core/agent_cursor/cursor.ts";
-import { type CursorMotion, defaultMotion, MOTION_KEYS } from "../../src/core/agent_cursor/motion.ts";
-import { CURSOR_ACTIONS, type CursorTheme } from "../../src/core/agent_cursor/themes.ts";
-import type { Session } from "../../src/core/session.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import type { AgentCursor } from "../../src/features/agent_cursor/cursor.ts";
+import { type CursorMotion, defaultMotion, MOTION_KEYS } from "../../src/features/agent_cursor/motion.ts";
+import { CURSOR_ACTIONS, type CursorTheme } from "../../src/features/agent_cursor/themes.ts";
+import type { Session } from "../../src/kernel/session.ts";
 
 /** The required session label of the cursor tools. */
 export const cursorSessionParam = z.string().min(1).max(200).describe(

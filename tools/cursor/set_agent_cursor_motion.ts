@@ -1,12 +1,12 @@
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import {
   type CursorMotion,
   mergeMotion,
   MOTION_KEYS,
   MOTION_LIMITS,
-} from "../../src/core/agent_cursor/motion.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+} from "../../src/features/agent_cursor/motion.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { cursorSessionParam, MotionSchema, sessionName } from "./_cursor_view.ts";
 
 const motionParams = Object.fromEntries(

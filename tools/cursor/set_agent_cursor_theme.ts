@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { selectTheme } from "../../src/core/agent_cursor/store.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { selectTheme } from "../../src/features/agent_cursor/store.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import {
   cursorSessionParam,
   ReducedMotionSchema,

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { type KeyInput, performKeys } from "../../src/core/action/keys.ts";
-import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { type KeyInput, performKeys } from "../../src/engine/keys.ts";
+import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { resolveTarget } from "../../src/engine/target.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 import {
   deliveryMode,
   deliveryModeParam,

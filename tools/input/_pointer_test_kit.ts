@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import type { SnapshotElement } from "../../src/core/snapshots.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import type { SnapshotElement } from "../../src/kernel/snapshots.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import { allTools } from "../mod.ts";
 
 /** The fake window's id and pid. */

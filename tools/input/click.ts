@@ -1,12 +1,12 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { performClick } from "../../src/core/action/click.ts";
-import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { performClick } from "../../src/engine/click.ts";
+import { parseModifiers } from "../../src/engine/modifiers.ts";
+import { aimsAtPoint, echoPoint, toScreenPoint, withPoints } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { resolveTarget } from "../../src/engine/target.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import {
   buttonParam,
   cursorIdParam,

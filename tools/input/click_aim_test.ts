@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type FakeElement, fakeElement } from "../../src/platform/fake/mod.ts";
+import { type FakeElement, fakeElement } from "../../src/backends/fake/mod.ts";
 import { type Kit, pointerKit } from "./_pointer_test_kit.ts";
 
 const stale = { x: 300, y: 200, width: 40, height: 20 };

@@ -1,12 +1,12 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { performDrag } from "../../src/core/action/drag.ts";
-import { interpolate } from "../../src/core/action/gesture.ts";
-import { parseModifiers } from "../../src/core/action/modifiers.ts";
-import { echoPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { performDrag } from "../../src/engine/drag.ts";
+import { interpolate } from "../../src/engine/gesture.ts";
+import { parseModifiers } from "../../src/engine/modifiers.ts";
+import { echoPoint, toScreenPoint, withPoints } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { resolveTarget } from "../../src/engine/target.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import {
   buttonParam,
   coordinateSpaceParam,

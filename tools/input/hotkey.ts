@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { parseHotkey } from "../../src/core/action/key_names.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { parseHotkey } from "../../src/engine/key_names.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 
 /** A chord: modifiers down in order, the key, then everything up in reverse. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { heldButtons } from "../../src/core/action/held_buttons.ts";
-import { fakeElement } from "../../src/platform/fake/mod.ts";
+import { heldButtons } from "../../src/engine/held_buttons.ts";
+import { fakeElement } from "../../src/backends/fake/mod.ts";
 import { pointerKit, WINDOW } from "./_pointer_test_kit.ts";
 
 const target = { kind: "window", pid: 4242, window_id: WINDOW };

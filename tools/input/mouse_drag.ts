@@ -1,10 +1,10 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { DEFAULT_CURSOR_ID } from "../../src/core/action/held_buttons.ts";
-import { findHold, moveHeld, resolveWindowTarget } from "../../src/core/action/hold.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { DEFAULT_CURSOR_ID } from "../../src/engine/held_buttons.ts";
+import { findHold, moveHeld, resolveWindowTarget } from "../../src/engine/hold.ts";
+import { toScreenPoint } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import {
   coordinateSpaceParam,
   cursorIdParam,

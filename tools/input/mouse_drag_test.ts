@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeElement } from "../../src/platform/fake/mod.ts";
+import { fakeElement } from "../../src/backends/fake/mod.ts";
 import { pointerKit, WINDOW } from "./_pointer_test_kit.ts";
 
 const target = { kind: "window", pid: 4242, window_id: WINDOW };

@@ -1,12 +1,12 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { requireBackgroundPointer } from "../../src/core/action/background.ts";
-import { cursorApproach } from "../../src/core/agent_cursor/follow.ts";
-import type { Outcome } from "../../src/core/action/outcome.ts";
-import { echoPoint, type ScreenPoint, toScreenPoint, withPoints } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { type ActionTarget, resolveTarget } from "../../src/core/action/target.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { requireBackgroundPointer } from "../../src/engine/background.ts";
+import { cursorApproach } from "../../src/features/agent_cursor/follow.ts";
+import type { Outcome } from "../../src/engine/outcome.ts";
+import { echoPoint, type ScreenPoint, toScreenPoint, withPoints } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { type ActionTarget, resolveTarget } from "../../src/engine/target.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import {
   coordinateSpaceParam,
   cursorIdParam,

@@ -1,14 +1,14 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { compileCurve, sampleCurve } from "../../src/core/action/curve.ts";
-import { interpolate } from "../../src/core/action/gesture.ts";
-import { resolveWindowTarget } from "../../src/core/action/hold.ts";
-import { type ParallelDrag, performParallelDrags } from "../../src/core/action/parallel_drag.ts";
-import { toScreenPoint } from "../../src/core/action/pointing.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { compileCurve, sampleCurve } from "../../src/engine/curve.ts";
+import { interpolate } from "../../src/engine/gesture.ts";
+import { resolveWindowTarget } from "../../src/engine/hold.ts";
+import { type ParallelDrag, performParallelDrags } from "../../src/engine/parallel_drag.ts";
+import { toScreenPoint } from "../../src/engine/pointing.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { buttonParam } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 

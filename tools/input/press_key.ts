@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import { parsePress } from "../../src/core/action/key_names.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
+import { parsePress } from "../../src/engine/key_names.ts";
 import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 
 /** One key, optionally with modifiers held. */

@@ -1,5 +1,5 @@
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { clickInput, clickTool } from "./click.ts";
 
 /** right_click: the click schema without button and count (contract.md §1.5). */

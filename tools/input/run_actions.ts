@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { ContentPart, ToolResult } from "../../src/core/result.ts";
-import { defineTool, type ToolDispatch } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { ContentPart, ToolResult } from "../../src/kernel/result.ts";
+import { defineTool, type ToolDispatch } from "../../src/kernel/tool.ts";
 import { pidParam, sessionParam, windowIdParam } from "../_shared/params.ts";
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeElement } from "../../src/platform/fake/mod.ts";
+import { fakeElement } from "../../src/backends/fake/mod.ts";
 import invoke_menu from "../accessibility/invoke_menu.ts";
 import verify_state from "../accessibility/verify_state.ts";
 import { PID, textOf, toolKit, treeOf, WINDOW } from "../accessibility/_test_kit.ts";

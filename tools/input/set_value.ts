@@ -1,10 +1,10 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { setElementValue } from "../../src/core/action/set_value.ts";
-import { resolveTarget } from "../../src/core/action/target.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { setElementValue } from "../../src/engine/set_value.ts";
+import { resolveTarget } from "../../src/engine/target.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { elementParams } from "../_shared/action_params.ts";
 import { sessionParam } from "../_shared/params.ts";
 

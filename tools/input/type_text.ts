@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema } from "../../src/core/action_result.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema } from "../../src/engine/action_result.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { keyTargetFields, runKeys } from "./_keys_tool.ts";
 
 /** Trailing agent-protocol closing tags some models leak into text (the reference strips them too). */

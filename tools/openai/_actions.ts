@@ -6,14 +6,14 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { runAction } from "../../src/core/action/run_action.ts";
-import { judged, Witness, witnessScope } from "../../src/core/action/witness.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { parseHotkeyList } from "../../src/core/input/key_names.ts";
-import { parsePress } from "../../src/core/action/key_names.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { runAction } from "../../src/engine/run_action.ts";
+import { judged, Witness, witnessScope } from "../../src/engine/witness.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { parseHotkeyList } from "../../src/lib/keys/key_names.ts";
+import { parsePress } from "../../src/engine/key_names.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 import click from "../input/click.ts";
 import hotkey from "../input/hotkey.ts";
 import moveCursor from "../input/move_cursor.ts";

@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { captureArea, encodeCapture } from "../../src/core/capture_pipeline.ts";
-import { asDriverError } from "../../src/core/errors.ts";
-import { WHOLE_SCREEN } from "../../src/core/permissions/authorizer.ts";
-import { imagePart, type ToolResult } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { captureArea, encodeCapture } from "../../src/engine/capture_pipeline.ts";
+import { asDriverError } from "../../src/ports/errors.ts";
+import { WHOLE_SCREEN } from "../../src/features/permissions/authorizer.ts";
+import { imagePart, type ToolResult } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { phraseFor } from "../anthropic/_phrases.ts";
 import { sessionScreen } from "../_shared/session_screen.ts";
 import { computerAction, precheck, runComputerAction } from "./_actions.ts";

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import type { RecordingState } from "../../src/core/recording/recorder.ts";
-import { ok } from "../../src/core/result.ts";
-import type { ToolResult } from "../../src/core/result.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import type { RecordingState } from "../../src/features/recording/recorder.ts";
+import { ok } from "../../src/kernel/result.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
 
 /** Schema of the recording state object. */
 export const RecordingStateSchema = z.object({

@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { installFfmpeg } from "../../src/core/recording/ffmpeg.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { installFfmpeg } from "../../src/features/recording/ffmpeg.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 
 /** Reports ffmpeg, previews its install, or installs it with the system package manager. */
 export default defineTool({

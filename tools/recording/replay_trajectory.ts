@@ -1,9 +1,9 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { expandOutputDir } from "../../src/core/recording/recorder.ts";
-import { replayTrajectory } from "../../src/core/recording/replay.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { expandOutputDir } from "../../src/features/recording/recorder.ts";
+import { replayTrajectory } from "../../src/features/recording/replay.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 const TurnReport = z.union([

@@ -1,5 +1,5 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { RecordingStateSchema, stateResult } from "./_state.ts";
 
 /** Stops the recording in progress, if any. */

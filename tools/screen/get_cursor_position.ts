@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** Matches cua-driver get_cursor_position: the real pointer in screen points. */

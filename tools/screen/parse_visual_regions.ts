@@ -1,11 +1,11 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { toGrey } from "../../src/core/image/grey.ts";
-import { controlBox } from "../../src/core/perception/control_boxes.ts";
-import { textRegions } from "../../src/core/perception/text_regions.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import type { Rect } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { toGrey } from "../../src/lib/image/grey.ts";
+import { controlBox } from "../../src/features/perception/control_boxes.ts";
+import { textRegions } from "../../src/features/perception/text_regions.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
+import type { Rect } from "../../src/ports/geometry.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 const DEFAULT_MAX_REGIONS = 300;

@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
-import type {
-  PerceivedLine,
-  PerceptionBackend,
-  PerceptionStatus,
-  RawImage,
-} from "../../src/platform/types.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
+import type { PerceivedLine, PerceptionBackend, PerceptionStatus } from "../../src/ports/perception.ts";
+import type { RawImage } from "../../src/ports/screen.ts";
 import { allTools } from "../mod.ts";
 
 const INSTALLED: PerceptionStatus = {

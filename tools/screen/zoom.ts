@@ -1,10 +1,10 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { captureToScreen } from "../../src/core/captures.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { cropRgba } from "../../src/core/image/crop.ts";
-import { encodeCapture } from "../../src/core/capture_pipeline.ts";
-import { imagePart } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { captureToScreen } from "../../src/kernel/captures.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { cropRgba } from "../../src/lib/image/crop.ts";
+import { encodeCapture } from "../../src/engine/capture_pipeline.ts";
+import { imagePart } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam, windowIdParam } from "../_shared/params.ts";
 import { requireOwnedWindow } from "../_shared/window_target.ts";
 

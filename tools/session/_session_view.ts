@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import type { CapturePolicy } from "../../src/core/runtime_state.ts";
-import type { Session } from "../../src/core/session.ts";
-import type { ToolContext } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import type { CapturePolicy } from "../../src/kernel/runtime_state.ts";
+import type { Session } from "../../src/kernel/session.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 
 /** Schema of one session row (contract.md §1.2 get_session). */
 export const SessionRow = z.object({

@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { CapturePolicyFields, capturePolicyOf, capturePolicyView } from "./_session_view.ts";
 
 /** Deprecated: unlocks desktop scope for a legacy capture_scope "auto" session. */

@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { CapturePolicyFields, capturePolicyView, connectionSession, labelParam } from "./_session_view.ts";
 
 /** Deprecated alias: a live session's legacy capture policy. */

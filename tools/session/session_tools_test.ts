@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import { allTools } from "../mod.ts";
 
 function setup() {

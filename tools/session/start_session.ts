@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { requireInstalledTheme, selectTheme } from "../../src/core/agent_cursor/store.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { requireInstalledTheme, selectTheme } from "../../src/features/agent_cursor/store.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { CapturePolicyFields, capturePolicyView, labelParam } from "./_session_view.ts";
 
 /** Creates, returns or revives a lifecycle session. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ToolContext } from "../../src/core/tool.ts";
+import type { ToolContext } from "../../src/kernel/tool.ts";
 
 /** Platform names of the reference (contract.md §1.10). */
 export type PlatformName = "linux" | "darwin" | "win32";

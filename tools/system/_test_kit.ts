@@ -5,11 +5,11 @@
  * @module
  */
 import { join } from "node:path";
-import { ConfigStore } from "../../src/core/config.ts";
-import { ToolRegistry } from "../../src/core/registry.ts";
-import type { ToolResult } from "../../src/core/result.ts";
-import { RuntimeState } from "../../src/core/runtime_state.ts";
-import { FakeBackend } from "../../src/platform/fake/mod.ts";
+import { ConfigStore } from "../../src/kernel/config.ts";
+import { ToolRegistry } from "../../src/kernel/registry.ts";
+import type { ToolResult } from "../../src/kernel/result.ts";
+import { RuntimeState } from "../../src/kernel/runtime_state.ts";
+import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import check_for_update from "./check_for_update.ts";
 import check_permissions from "./check_permissions.ts";
 import get_config from "./get_config.ts";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import { checkForUpdate, UPDATE_TIMEOUT_MS } from "../../src/core/update_check.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
+import { checkForUpdate, UPDATE_TIMEOUT_MS } from "../../src/kernel/update_check.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /** Matches cua-driver check_for_update: GitHub releases, a 20-hour cache, "unknown" when offline. */

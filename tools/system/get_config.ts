@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { sourceSha, VERSION } from "../../src/core/build_info.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { sourceSha, VERSION } from "../../src/kernel/build_info.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { platformName } from "./_platform.ts";
 

@@ -1,10 +1,10 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { sourceSha, VERSION } from "../../src/core/build_info.ts";
-import { type DaemonProbe, probeDaemon } from "../../src/core/daemon_probe.ts";
-import { asDriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool, type ToolContext } from "../../src/core/tool.ts";
-import type { HealthCheck } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { sourceSha, VERSION } from "../../src/kernel/build_info.ts";
+import { type DaemonProbe, probeDaemon } from "../../src/kernel/daemon_probe.ts";
+import { asDriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
+import type { HealthCheck } from "../../src/ports/health.ts";
 import { platformName } from "./_platform.ts";
 
 /** Every check, in report order. The back end answers the platform ones. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { HealthCheck } from "../../src/platform/types.ts";
+import type { HealthCheck } from "../../src/ports/health.ts";
 import { systemKit } from "./_test_kit.ts";
 import { HEALTH_CHECKS } from "./health_report.ts";
 

@@ -1,14 +1,14 @@
-import { z } from "../../src/core/schema/mod.ts";
+import { z } from "../../src/lib/schema/mod.ts";
 import {
   CONFIG_KEYS,
   type ConfigKey,
   type DriverConfig,
   RETIRED_CONFIG_KEYS,
   validateConfigEntry,
-} from "../../src/core/config.ts";
-import { DriverError } from "../../src/core/errors.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+} from "../../src/kernel/config.ts";
+import { DriverError } from "../../src/ports/errors.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { ConfigSnapshot } from "./get_config.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG } from "../../src/core/config.ts";
+import { DEFAULT_CONFIG } from "../../src/kernel/config.ts";
 import { systemKit } from "./_test_kit.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -1,7 +1,7 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { stopAllInput } from "../../src/core/input_stop.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { stopAllInput } from "../../src/kernel/input_stop.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 
 /**

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { z } from "../../src/core/schema/mod.ts";
-import type { WindowInfo } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import type { WindowInfo } from "../../src/ports/windows.ts";
 
 /** Schema of one window record. */
 export const WindowRecord = z.object({

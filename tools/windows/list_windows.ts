@@ -1,6 +1,6 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
 import { windowLine, WindowRecord, windowRecord } from "./_window_record.ts";
 
 /** Top-level windows with stacking order from `_NET_CLIENT_LIST_STACKING`. */

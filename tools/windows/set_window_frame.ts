@@ -1,11 +1,11 @@
-import { z } from "../../src/core/schema/mod.ts";
-import { ActionResultSchema, checkActionResult } from "../../src/core/action_result.ts";
-import { ok } from "../../src/core/result.ts";
-import { defineTool } from "../../src/core/tool.ts";
-import type { Rect } from "../../src/platform/types.ts";
+import { z } from "../../src/lib/schema/mod.ts";
+import { ActionResultSchema, checkActionResult } from "../../src/engine/action_result.ts";
+import { ok } from "../../src/kernel/result.ts";
+import { defineTool } from "../../src/kernel/tool.ts";
+import type { Rect } from "../../src/ports/geometry.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { requireOwnedWindow } from "../_shared/window_target.ts";
-import { noteAim } from "../../src/core/action/return_state.ts";
+import { noteAim } from "../../src/engine/return_state.ts";
 
 const READBACK_TRIES = 10;
 const READBACK_INTERVAL_MS = 40;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CallOptions, ToolHost } from "../../core/registry.ts";
+import type { CallOptions, ToolHost } from "../../kernel/registry.ts";
 
 /** OSWorld's namespace URIs for a Linux guest. */
 export const OSWORLD_NS = {

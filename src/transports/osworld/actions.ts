@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { CallOptions, ToolHost } from "../../core/registry.ts";
-import type { ToolResult } from "../../core/result.ts";
-import { parsePress } from "../../core/action/key_names.ts";
+import type { CallOptions, ToolHost } from "../../kernel/registry.ts";
+import type { ToolResult } from "../../kernel/result.ts";
+import { parsePress } from "../../engine/key_names.ts";
 import type { PyCall, PyValue } from "./pyautogui.ts";
 
 /** A driver call an action becomes. */

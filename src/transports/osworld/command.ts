@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ToolHost } from "../../core/registry.ts";
-import { checkBind, validateToken } from "../grpc/auth.ts";
+import type { ToolHost } from "../../kernel/registry.ts";
+import { checkBind, validateToken } from "../network/auth.ts";
 import { startOsworldServer } from "./server.ts";
 
 /** OSWorld's guest port. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { canonicalPath } from "../../core/caller_paths.ts";
+import { canonicalPath } from "../../kernel/caller_paths.ts";
 
 /** A refusal of a file request, with its HTTP status. */
 export class FileRefusal extends Error {

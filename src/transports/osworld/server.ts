@@ -14,9 +14,9 @@
  *
  * @module
  */
-import type { CallOptions, ToolHost } from "../../core/registry.ts";
-import { fromBase64 } from "../../core/result.ts";
-import { BearerAuth, hostAllowed } from "../grpc/auth.ts";
+import type { CallOptions, ToolHost } from "../../kernel/registry.ts";
+import { fromBase64 } from "../../kernel/result.ts";
+import { BearerAuth, hostAllowed } from "../network/auth.ts";
 import { accessibilityXml } from "./accessibility_xml.ts";
 import { FileRefusal, readConfined, writeConfined } from "./files.ts";
 import { computer13ToPy, pyCallToDriver, runMapped, UnsupportedActionError } from "./actions.ts";

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { CallObserver, ObservedCall } from "../../core/call_observer.ts";
-import { elementOf } from "../../core/recording/turn_target.ts";
-import { redactArguments } from "../../core/recording/policy.ts";
-import type { ToolResult } from "../../core/result.ts";
+import type { CallObserver, ObservedCall } from "../../kernel/call_observer.ts";
+import { elementOf } from "../../features/recording/turn_target.ts";
+import { redactArguments } from "../../features/recording/policy.ts";
+import type { ToolResult } from "../../kernel/result.ts";
 
 /** Entries kept for a viewer that connects later. */
 export const KEPT_CALLS = 100;

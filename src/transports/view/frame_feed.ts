@@ -10,11 +10,13 @@
  *
  * @module
  */
-import { peekBgrx } from "../../core/image/bgrx_image.ts";
-import { cropRgba } from "../../core/image/crop.ts";
-import { encodeJpeg } from "../../core/image/jpeg.ts";
-import { base64 as toBase64 } from "../../core/result.ts";
-import type { Backend, RawImage, Rect } from "../../platform/types.ts";
+import { peekBgrx } from "../../lib/image/bgrx_image.ts";
+import { cropRgba } from "../../lib/image/crop.ts";
+import { encodeJpeg } from "../../lib/image/jpeg.ts";
+import { base64 as toBase64 } from "../../kernel/result.ts";
+import type { Backend } from "../../ports/backend.ts";
+import type { Rect } from "../../ports/geometry.ts";
+import type { RawImage } from "../../ports/screen.ts";
 
 /** Time between two looks at the screen while someone watches. */
 export const FRAME_INTERVAL_MS = 80;

@@ -10,9 +10,9 @@
  * @module
  */
 import type http from "node:http";
-import type { ToolRegistry } from "../../core/registry.ts";
-import type { InputStopState } from "../../core/input_stop.ts";
-import type { BearerAuth } from "../grpc/auth.ts";
+import type { ToolRegistry } from "../../kernel/registry.ts";
+import type { InputStopState } from "../../kernel/input_stop.ts";
+import type { BearerAuth } from "../network/auth.ts";
 import { CallFeed, type ViewCall } from "./call_feed.ts";
 import { type FeedEvent, FrameFeed } from "./frame_feed.ts";
 import { unauthorizedPage, viewPage } from "./view_page.ts";
