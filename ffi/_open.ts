@@ -5,11 +5,9 @@
  * that cannot be opened throws {@linkcode LibraryLoadError} (`library_unavailable`, naming
  * the library and the package that provides it).
  *
- * Importing a binding never opens anything, so every OS's bindings can be
- * type-checked and bundled on any host. Symbols are bound one by one on first use: Deno
- * builds a call trampoline per bound symbol, and binding all 78 of libX11's measured 290 ms
- * on a loaded 2-core VM against 57 ms for three, which a one-shot CLI call would pay for
- * symbols it never calls.
+ * Importing a binding never opens anything, so every OS's bindings can be type-checked and
+ * bundled on any host. Symbols are bound one by one on first use: Deno builds a call trampoline
+ * per bound symbol, which a one-shot CLI call would otherwise pay for symbols it never calls.
  *
  * @module
  */

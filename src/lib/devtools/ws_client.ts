@@ -1,12 +1,8 @@
 /**
  * A WebSocket client (RFC 6455, text messages) on a plain TCP socket with `TCP_NODELAY`,
- * for the DevTools protocol.
- *
- * Why not the built-in `WebSocket`: Deno 2.9.3's leaves Nagle's algorithm on, and every
- * CDP message between about 1 and 30 KB then waits ~40-45 ms for the peer's delayed ACK
- * (measured: a 3.3 KB `Runtime.callFunctionOn` took 45 ms, an 800-byte one 0.5 ms). Here
- * each frame goes out in one write on a no-delay socket, so a round trip costs what the
- * browser needs to answer.
+ * for the DevTools protocol. Not the built-in `WebSocket`: Deno 2.9.3's leaves Nagle's algorithm
+ * on, and a CDP message of a few KB then waits for the peer's delayed ACK (bench/results.md,
+ * "Design measurements"). Here each frame goes out in one write on a no-delay socket.
  *
  * Only what a DevTools endpoint needs: `ws://` URLs, text and binary data frames
  * (fragmented or not), ping/pong and the closing handshake; no extensions.

@@ -8,16 +8,14 @@
  * function, no TypeScript-only runtime constructs (enums, parameter properties, decorators) and
  * no private class fields, so that the transpiled text is valid, complete JavaScript on its own.
  *
- * The row filter reads pixels as little-endian 32-bit words through an Int32Array (so V8 keeps
- * them as int32) and does the None, Sub and Up filters four bytes at a time (SWAR byte-wise
- * subtraction), storing four RGB pixels as three unaligned DataView words. It ANDs the words on
- * the way, so the caller learns whether every alpha is 255 without a second pass. That was the
- * fastest JS measured (an aligned row copied out: +10 %, byte stores: +50 %), at 9-14 ms for
- * 1080p on the 2-core VM; None and Up now run in WebAssembly SIMD (`_png_simd.ts`) when the
- * runtime has it, and this code does Sub and is the fallback. Words are either RGBA (0xAABBGGRR) or, straight from an X server's
- * 32-bit ZPixmap, BGRX (0xXXRRGGBB, the X byte undefined): the byte-wise difference of two
- * BGRX words is the BGRX of the difference, so swapping bytes 0 and 2 of the result yields the
- * filtered RGB, and the separate BGRX-to-RGBA pass over the image is not needed.
+ * The row filter reads pixels as little-endian 32-bit words through an Int32Array and does the
+ * None, Sub and Up filters four bytes at a time (SWAR byte-wise subtraction), storing four RGB
+ * pixels as three unaligned DataView words, and ANDs the words on the way so the caller learns
+ * whether every alpha is 255 without a second pass. None and Up run in WebAssembly SIMD
+ * (`_png_simd.ts`) when the runtime has it; this code does Sub and is the fallback. Words are
+ * either RGBA (0xAABBGGRR) or, straight from an X server's 32-bit ZPixmap, BGRX (0xXXRRGGBB):
+ * the byte-wise difference of two BGRX words is the BGRX of the difference, so swapping bytes 0
+ * and 2 of the result yields the filtered RGB without a BGRX-to-RGBA pass.
  *
  * @module
  */

@@ -1,15 +1,10 @@
 /**
  * The PNG None and Up filters over a whole image in WebAssembly SIMD, for the encoder Worker
  * and the in-thread encoder. Self-contained like `_png_kernel.ts` (its text is part of the
- * Worker's script): no imports, nothing from outside the function.
- *
- * Why: the JS word-wise filter (`_png_kernel.ts`) measured 9-14 ms for 1920x1080 and 5.6-7.8 ms
- * for a 1366x741 window on the 2-core VM, as much CPU as zlib-ng's level-2 deflate of its
- * output. Here one 16-byte load takes four pixels, `i8x16.sub` subtracts the row above (Up) or
- * zeros (None), and one `i8x16.swizzle` drops alpha (RGB), swaps B and R as well (BGRX
- * captures) or keeps all four bytes (RGBA): 2.7 ms for 1920x1080 and 1.2 ms for 1366x741,
- * including the copy of the pixels into the module's memory. Output is byte-identical to the
- * JS filter.
+ * Worker's script): no imports, nothing from outside the function. One 16-byte load takes four
+ * pixels, `i8x16.sub` subtracts the row above (Up) or zeros (None), and one `i8x16.swizzle` drops
+ * alpha (RGB), swaps B and R as well (BGRX captures) or keeps all four bytes (RGBA). Output is
+ * byte-identical to the JS filter (timings: bench/results.md, "Design measurements").
  *
  * The module is assembled here from the listing below (285 bytes), so there is no opaque blob:
  *

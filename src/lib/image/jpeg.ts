@@ -1,14 +1,9 @@
 /**
- * Baseline JPEG encoder (JFIF, YCbCr 4:2:0, standard Annex K tables).
- *
- * Written here rather than using `jpeg-js` 0.4.4: measured the same way on this 2-core VM,
- * jpeg-js took 190-380 ms for a 1920x1080 screenshot at quality 80 (and 20-100 ms for a
- * 500x400 crop), all in one main-thread stretch; this encoder takes 45-80 ms for 1080p and
- * yields to the event loop every 8 MCU rows. Float AAN DCT with the quantiser folded into
- * the scale table, pixels read as 32-bit words, typed arrays throughout, no per-pixel calls.
- * It uses the standard Annex K Huffman tables (no optimisation pass), so files are about
- * 20 % larger than ImageMagick's at the same quality and PSNR (ui screenshot, quality 80:
- * 146 KB vs 122 KB, PSNR 40.1 dB vs 40.0 dB).
+ * Baseline JPEG encoder (JFIF, YCbCr 4:2:0, standard Annex K tables), written here rather than
+ * using `jpeg-js` for speed and so that it yields to the event loop every 8 MCU rows (the
+ * comparison: bench/results.md, "Design measurements"). Float AAN DCT with the quantiser folded
+ * into the scale table, pixels read as 32-bit words, typed arrays throughout, no per-pixel calls.
+ * No Huffman optimisation pass, so files are larger than ImageMagick's at the same quality.
  *
  * Alpha is ignored (screenshots are opaque). Chroma is subsampled 2x2, as every common
  * encoder does by default.

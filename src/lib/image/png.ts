@@ -1,35 +1,11 @@
 /**
- * PNG encoding and decoding for screenshots.
- *
- * Measured choices (scripts/bench_png.ts: 1920x1080, median of 20, this 2-core VM while
- * other jobs ran, so absolute times vary by about 30 %; Deno 2.9.3, whose node:zlib is
- * zlib-ng 1.3.0). "ui" is gtk3-widget-factory on the :77 desktop (half of it black);
- * "photo" is the same UI over a plasma wallpaper, a worst case.
- *
- * - Filter Up on every row. ui at level 2: Up 116 KB, Sub 128 KB, None 130 KB, Paeth
- *   112.5 KB, adaptive 110 KB; Up, Sub and None all cost 21-28 ms, Paeth 65-77 ms and
- *   adaptive 150-160 ms (byte-wise JS). photo: Up 1.14 MB, Sub 1.14 MB, Paeth 1.06 MB.
- * - zlib level 2, default strategy. zlib-ng's level 1 is deflate_quick (static Huffman codes
- *   only): 10-15 % faster on ui but 46 % larger (169 KB), and on photo 38-43 ms vs 63-76 ms
- *   for 1.75 MB vs 1.14 MB. Level 3 is as fast as 2 on ui for 1.4 % less, but 25 % slower on
- *   photo for 10 % less; level 6 gets 110 KB / 0.94 MB at 1.2x / 3x the time. Z_RLE is
- *   2.5x larger on ui (290 KB); Z_FILTERED gives the same bytes as the default.
- *   Typical results: ui 21-28 ms, 116 KB; photo 63-76 ms, 1.14 MB.
- * - {@linkcode encodePng} (this thread) deflates in bands of about 1 MiB with a yield between
- *   bands: in Deno 2.9 the node:zlib `deflate` callback API is NOT off-thread (the one-shot
- *   async call stalled the event loop for its whole duration, 25 ms ui, 73 ms photo), so banding
- *   keeps the longest stall to 6-10 ms (ui) and 17-19 ms (photo) at no cost in time or size.
- *   System libz (1.2.13) through nonblocking FFI deflates 3-4x slower than zlib-ng.
- * - Screenshots go through `encodePngOffThread` (png_worker.ts): one band of rows per Worker
- *   (one per core), each deflated independently and joined into one stream (pigz-style). The
- *   pool reuses its band buffers (a fresh 4 MiB buffer measured 16-18 ms of CPU in page faults
- *   on these Firecracker VMs, more than the deflate of the band) and sums the Adler-32 in SIMD
- *   where the filter left the rows. bench/results.md compares it with C libpng in the same run.
- * - None and Up run in WebAssembly SIMD over the whole image when the runtime has it
- *   (`_png_simd.ts`: 1080p in 2.7 ms against 9-14 ms for the JS filter); the JS filter
- *   (`_png_filter.ts`) does the rest and is the fallback.
- * - {@linkcode encodePng} is the in-thread encoder and the Workers' fallback.
- * - BGRX captures (bgrx_image.ts) are filtered as they are, skipping the RGBA conversion.
+ * PNG encoding and decoding for screenshots: filter Up on every row, zlib-ng level 2 with the
+ * default strategy, deflated in bands of about 1 MiB with a yield between them (Deno's node:zlib
+ * `deflate` callback runs on the main thread, so one call would stall the event loop).
+ * {@linkcode encodePng} is the in-thread encoder and the Workers' fallback; screenshots go through
+ * `encodePngOffThread` (png_worker.ts). None and Up run in WebAssembly SIMD when the runtime has it
+ * (`_png_simd.ts`), `_png_filter.ts` does the rest; BGRX captures (bgrx_image.ts) are filtered as
+ * they are. Why these choices: bench/results.md, "Design measurements".
  *
  * @module
  */

@@ -1,7 +1,6 @@
 /**
  * PNG encoding on long-lived Workers, in parallel bands, so that encoding a screenshot takes a
- * fraction of one core's time and overlaps the JS that reads an accessibility tree (Deno 2.9's
- * node:zlib `deflate` callback API runs on the main thread, see png.ts).
+ * fraction of one core's time and overlaps the JS that reads an accessibility tree.
  *
  * - A pool of Workers (one per core, at most four), created on first use and reused;
  *   {@linkcode closePngWorker} (called by the runtime's close) terminates them. A Worker keeps
@@ -10,8 +9,6 @@
  *   row above it comes along for the Up filter), deflates it as raw deflate on its own (zlib-ng,
  *   level 2: a sync flush ends every band but the last) and sums its Adler-32; the main thread
  *   joins the bands into one zlib stream, combining the checksums (`_zlib_join.ts`), as pigz does.
- *   Each band starts with an empty dictionary: about 0.5 % larger output for 2 bands on a
- *   1080p screen.
  * - The Worker's script is generated, not a file: the text of the self-contained functions
  *   ({@linkcode pngKernel}, {@linkcode pngSimd}, {@linkcode pngBandMain}) in a `data:` URL, so
  *   it works from the single bundled file and from `deno compile` (whose embedded loader has long
@@ -20,11 +17,8 @@
  *   comes back with its band, and `image.data` (or the BGRX bytes of a {@linkcode bgrxImage}) is
  *   replaced by a view of the returned buffer. The other bands get copies of their rows.
  * - The first encode runs on this thread with {@linkcode encodePng} and then starts the Workers
- *   (start-up measured 80-300 ms each on the 2-core VM); so do encodes while none is ready and,
- *   for good, if none can start. A one-shot CLI call never starts them.
- *
- * Measured with scripts/bench.ts against C (XShmGetImage + libpng, level 2, filter Up), in the
- * same run: see bench/results.md "Side by side with peers".
+ *   (a Worker's start-up is slow); so do encodes while none is ready and, for good, if none can
+ *   start. A one-shot CLI call never starts them.
  *
  * @module
  */

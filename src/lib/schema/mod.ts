@@ -1,10 +1,9 @@
 /**
  * Schemas for tool arguments and results: the part of zod 4's API the driver uses (`z.string()`,
  * `z.strictObject({...})`, `.optional()`, `.describe()`, `safeParse`, `toJSONSchema`,
- * `prettifyError`), written here in ~1,500 lines instead of loading zod's 209 KB bundle into every
- * process: a one-shot CLI call builds its tool's schema and validates one call, and zod's module
- * alone cost it ~19 ms of its ~70 ms. Parsing, issue messages and JSON Schema are zod 4.6's, held
- * by the tests beside these files.
+ * `prettifyError`), written here instead of loading zod's bundle into every process (a one-shot
+ * CLI call builds its tool's schema and validates one call). Parsing, issue messages and JSON
+ * Schema are zod 4.6's, held by the tests beside these files.
  *
  * @module
  */

@@ -1,18 +1,15 @@
 /**
  * A small client of the X11 protocol itself, over the display's socket, for questions a call
- * can ask without Xlib: the screen's size and root from the connection setup, and requests
- * with replies (the monitors and the pointer of `wire_screen.ts`). A fresh process pays ~3 ms to
- * connect and ~2 ms for the monitors where Xlib costs ~13-15 ms (libX11 and its five libraries,
- * XOpenDisplay, a call trampoline per function, libXrandr for the monitors), and none of Xlib's
- * code loads. Xlib stays the driver's connection for everything else.
+ * can ask without loading Xlib: the screen's size and root from the connection setup, and
+ * requests with replies (the monitors and the pointer of `wire_screen.ts`). Xlib stays the
+ * driver's connection for everything else (costs: bench/results.md, "Design measurements").
  *
  * It speaks only what it needs: a local display (`:N`, `unix:N`) or a TCP one over IPv4
  * (`host:N`), no cookie or an MIT-MAGIC-COOKIE-1 from the authority file, little-endian, replies
  * in order. {@linkcode XWire.connect} resolves null when it cannot connect the way Xlib would (no
  * socket file, an IPv6 peer, another kind of cookie, refused): the caller then uses Xlib, whose
- * errors say why. Like
- * Xlib it waits for a server that accepts and does not answer (no timer: the first timer a
- * process starts costs ~13 ms here, loading Deno's timer code).
+ * errors say why. Like Xlib it waits for a server that accepts and does not answer (no timer:
+ * a process's first timer loads Deno's timer code).
  *
  * @module
  */
