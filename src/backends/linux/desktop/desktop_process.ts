@@ -7,6 +7,7 @@
  */
 import { DriverError } from "../../../ports/errors.ts";
 import type { DesktopProgram } from "./desktop_programs.ts";
+import { sleep } from "../../../lib/wait.ts";
 
 const TAIL_LINES = 30;
 
@@ -234,10 +235,6 @@ export async function pollUntil(
     if (performance.now() > deadline) throw options.onTimeout();
     await sleep(options.intervalMs);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Pids of the live (not zombie) processes in process group `pgid`, from /proc. */

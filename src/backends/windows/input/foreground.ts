@@ -14,16 +14,7 @@ import { kernel32 } from "../../../../ffi/windows/kernel32.ts";
 import { handleValue } from "../../../../ffi/windows/_win.ts";
 import { SW, user32 } from "../../../../ffi/windows/user32.ts";
 import { hwnd, isWindow, rootOf, windowOwner } from "../win32/hwnd.ts";
-
-/** Polls `check` every 10 ms until it holds or `timeoutMs` passes. */
-export async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (true) {
-    if (check()) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { waitUntil } from "../../../lib/wait.ts";
 
 /** The top-level foreground window, 0 when none. */
 export function foregroundWindow(): number {
@@ -56,7 +47,7 @@ export async function bringToForeground(windowId: number, timeoutMs = 1_500): Pr
   } finally {
     for (const thread of attached) user32.symbols.AttachThreadInput(current, thread, 0);
   }
-  return await until(() => foregroundWindow() === windowId, timeoutMs);
+  return await waitUntil(() => foregroundWindow() === windowId, timeoutMs);
 }
 
 /** What a transaction puts back. */

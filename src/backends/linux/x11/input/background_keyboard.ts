@@ -25,6 +25,7 @@ import type { Point } from "../../../../ports/geometry.ts";
 import type { AgentMaster } from "./agent_master.ts";
 import { coreFocus } from "./desktop_observer.ts";
 import { rootChildAt, topLevelAncestor } from "./stacking.ts";
+import { waitUntil as until } from "../../../../lib/wait.ts";
 
 const FOCUS_IN = 9;
 const NOTIFY_NORMAL = 0;
@@ -33,15 +34,6 @@ const FOCUS_CHANGE_MASK = 1n << 21n;
 
 function activeWindow(conn: XConnection): bigint {
   return getCardinal(conn, conn.root, "_NET_ACTIVE_WINDOW") ?? 0n;
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { XConnection } from "../connection.ts";
 import { getCardinal, getLongs, sendRootClientMessage } from "../properties.ts";
 import { serverTime } from "../../windows.ts";
 import { coreFocus, corePointer, focusedClient } from "./desktop_observer.ts";
+import { holdsFor, waitUntil } from "../../../../lib/wait.ts";
 
 const CONFIRM_MS = 400;
 const POLL_MS = 10;
@@ -26,25 +27,6 @@ function activeWindow(conn: XConnection): bigint {
 function clients(conn: XConnection): bigint[] {
   return getLongs(conn, conn.root, "_NET_CLIENT_LIST_STACKING") ??
     getLongs(conn, conn.root, "_NET_CLIENT_LIST") ?? [];
-}
-
-/** True when `check` still holds at every poll for `ms`. */
-async function holds(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!check()) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return check();
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return check();
 }
 
 function activate(conn: XConnection, window: bigint, current: bigint, focus: bigint, revertTo: number): void {
@@ -72,7 +54,7 @@ export async function withForeground<T>(
   const isTarget = () => activeWindow(conn) === target && focusedClient(conn, clients(conn)) === windowId;
   if (!isTarget()) {
     activate(conn, target, priorActive, target, X.RevertToParent);
-    if (!(await waitFor(isTarget, CONFIRM_MS))) {
+    if (!(await waitUntil(isTarget, CONFIRM_MS, { intervalMs: POLL_MS }))) {
       throw new DriverError(
         "foreground_unavailable",
         `The window manager did not confirm window ${windowId} as active and focused; no input was sent`,
@@ -93,7 +75,10 @@ export async function withForeground<T>(
         // restore (seen with openbox, about one foreground click in 30): confirm it stays restored.
         for (let attempt = 0; attempt < RESTORE_ATTEMPTS; attempt++) {
           activate(conn, priorActive, target, focusWindow, priorFocus.revertTo);
-          if ((await waitFor(isPrior, CONFIRM_MS)) && (await holds(isPrior, SETTLE_MS))) break;
+          if (
+            (await waitUntil(isPrior, CONFIRM_MS, { intervalMs: POLL_MS })) &&
+            (await holdsFor(isPrior, SETTLE_MS, { intervalMs: POLL_MS }))
+          ) break;
         }
       }
       x11.symbols.XSync(display, X.False);
