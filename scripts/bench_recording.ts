@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { EmbeddedDesktop } from "../src/backends/linux/desktop/embedded_desktop.ts";
 import { startRuntime } from "../src/runtime.ts";
 import { startFixture } from "../tests/_helpers/fixture_app.ts";
+import { recorderOf } from "../src/features/recording/slot.ts";
 
 const RUNS = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 20;
 
@@ -49,7 +50,7 @@ try {
       await call("click", click);
       const answered = performance.now();
       times.push(answered - started);
-      const recording = runtime.registry.state.recorder.state();
+      const recording = recorderOf(runtime.registry.state).state();
       if (recording.recording) {
         const turn = join(recording.output_dir!, `turn-${String(recording.next_turn - 1).padStart(5, "0")}`);
         while (!(await Deno.stat(turn).then(() => true, () => false))) {

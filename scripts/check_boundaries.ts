@@ -72,14 +72,13 @@ const LINUX_SHARED = (to: string) =>
 export const UPWARD: readonly { file: string; to: string; why: string }[] = [
   ...[
     "agent_cursor/session_cursors.ts",
-    "browser/store.ts",
     "permissions/launch_policy.ts",
     "permissions/resource_scope.ts",
-    "recording/recorder.ts",
   ].map((f) => ({
     file: "src/kernel/runtime_state.ts",
     to: `src/features/${f}`,
-    why: "RuntimeState holds every feature's store (the import circle of issue 25)",
+    why:
+      "RuntimeState still holds the agent cursors and the permission policies (browser and recording are slots)",
   })),
   ...["click", "drag", "keys", "scroll"].map((f) => ({
     file: `src/engine/${f}.ts`,

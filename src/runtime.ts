@@ -16,6 +16,8 @@ import { type PermissionMode, RuntimeState } from "./kernel/runtime_state.ts";
 import type { AnyTool } from "./kernel/tool.ts";
 import { createBackend, type DesktopMode } from "./backends/mod.ts";
 import type { PermissionPrompts } from "./ports/health.ts";
+import { BROWSERS } from "./features/browser/slot.ts";
+import { RECORDER } from "./features/recording/slot.ts";
 
 /** A running driver. */
 export interface Runtime {
@@ -69,6 +71,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     permissions.grants,
     createLaunchPolicy(permissions, (name) => backend.system.resolveProgram?.(name) ?? null),
     createResourceScope(permissions, backend.system),
+    // Each feature's runtime-wide state, created when a tool that wants it first runs.
+    [BROWSERS, RECORDER],
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
   const registry = new ToolRegistry(

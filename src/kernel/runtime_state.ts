@@ -1,5 +1,7 @@
 /**
- * Runtime-wide state shared by every session and transport.
+ * Runtime-wide state shared by every session and transport. A feature's own runtime-wide state
+ * (the browser store, the recorder) sits in a typed {@linkcode StateSlot} the feature defines and
+ * the composition root lists, so this module imports no feature.
  *
  * @module
  */
@@ -8,11 +10,9 @@ import { allowAnyProgram, type LaunchPolicy } from "../features/permissions/laun
 import { type ResourceScope, UNBOUNDED_SCOPE } from "../features/permissions/resource_scope.ts";
 import type { CallObserver } from "./call_observer.ts";
 import { AgentCursorStore } from "../features/agent_cursor/session_cursors.ts";
-import type { BrowserStore } from "../features/browser/store.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
 import { InputStop } from "./input_stop.ts";
-import type { Recorder } from "../features/recording/recorder.ts";
 import { SessionManager } from "./session.ts";
 import { SnapshotStore } from "./snapshots.ts";
 
@@ -35,6 +35,19 @@ export interface LaunchedProcess {
 /** Permission modes, fixed at startup (contract.md §6). */
 export type PermissionMode = "standard" | "bounded" | "unrestricted";
 
+/**
+ * A feature's runtime-wide state: the feature says when a tool needs it and how to make it
+ * (loading its code then, and registering what it must, such as session clean-up or a call
+ * observer); the runtime creates it the first time a tool that wants it runs.
+ */
+export interface StateSlot<T> {
+  /** For messages. */
+  readonly name: string;
+  /** Whether a tool with these capabilities uses the slot. */
+  wanted(capabilities: readonly string[]): boolean;
+  create(state: RuntimeState): Promise<T>;
+}
+
 /** State owned by the runtime, not by any one connection. */
 export class RuntimeState {
   readonly snapshots = new SnapshotStore();
@@ -51,8 +64,9 @@ export class RuntimeState {
   readonly agentCursors = new AgentCursorStore();
   /** Watchers of every authorized call (the recorder, once it exists). */
   readonly callObservers = new Set<CallObserver>();
-  #browsers: BrowserStore | null = null;
-  #recorder: Recorder | null = null;
+  readonly #slots: readonly StateSlot<unknown>[];
+  readonly #values = new Map<StateSlot<unknown>, unknown>();
+  readonly #creating = new Map<StateSlot<unknown>, Promise<unknown>>();
   constructor(
     readonly config: ConfigStore = new ConfigStore(),
     readonly permissionMode: PermissionMode = "standard",
@@ -62,63 +76,58 @@ export class RuntimeState {
     readonly launchPolicy: LaunchPolicy = allowAnyProgram,
     /** What listings may show (bounded mode: only the manifest's apps). */
     readonly scope: ResourceScope = UNBOUNDED_SCOPE,
+    /** The features' slots (src/runtime.ts lists them). */
+    slots: readonly StateSlot<unknown>[] = [],
   ) {
+    this.#slots = slots;
     // What a session owns goes when it ends.
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
-    this.sessions.addCleanupHook("recording", (session) => this.#recorder?.sessionEnded(session.id));
     this.sessions.addCleanupHook("agent_cursor", (session) => this.agentCursors.drop(session.id));
-    this.sessions.addCleanupHook("browser", (session) => this.#browsers?.dropSession(session.id));
   }
 
   /**
    * Loads the state a tool keeps, by its capabilities, the first time such a tool runs (the
-   * registry calls this before every call): the browser store for `browser.*` tools, the
-   * trajectory recorder for `recording.*` tools, the agent cursor's code for the tools that
-   * create a session's cursor (`agent_cursor.*`, and start_session, which can theme it). A
-   * one-shot CLI call of another tool never loads their code.
+   * registry calls this before every call): each slot the tool wants (the browser store for
+   * `browser.*` tools, the recorder for `recording.*` tools), and the agent cursor's code for the
+   * tools that create a session's cursor (`agent_cursor.*`, and start_session, which can theme it).
+   * A one-shot CLI call of another tool never loads their code.
    */
   async prepare(capabilities: readonly string[]): Promise<void> {
     if (capabilities.some((c) => c.startsWith("agent_cursor.") || c === "session.lifecycle.start")) {
       await this.agentCursors.load();
     }
-    if (!this.#browsers && capabilities.some((c) => c.startsWith("browser."))) {
-      const { BrowserStore } = await import("../features/browser/store.ts");
-      this.#browsers ??= new BrowserStore();
-    }
-    if (!this.#recorder && capabilities.some((c) => c.startsWith("recording."))) {
-      const { Recorder } = await import("../features/recording/recorder.ts");
-      if (!this.#recorder) {
-        this.#recorder = new Recorder();
-        // Only a recording tool starts a recording: from now on the recorder watches every call.
-        this.callObservers.add(this.#recorder);
+    for (const slot of this.#slots) {
+      if (this.#values.has(slot) || !slot.wanted(capabilities)) continue;
+      let creating = this.#creating.get(slot);
+      if (!creating) {
+        creating = slot.create(this);
+        this.#creating.set(slot, creating);
+      }
+      try {
+        this.#values.set(slot, await creating);
+      } finally {
+        this.#creating.delete(slot);
       }
     }
   }
 
   /**
-   * Browsers launched or admitted, and each session's bound targets, tabs and refs.
+   * The value of `slot`.
    *
-   * @throws {TypeError} before {@linkcode prepare} loaded it (a programming error).
+   * @throws {TypeError} before {@linkcode prepare} created it, or when the runtime was made without
+   *   it (a programming error).
    */
-  get browsers(): BrowserStore {
-    if (!this.#browsers) throw new TypeError("RuntimeState.browsers is used before prepare() loaded it");
-    return this.#browsers;
+  slot<T>(slot: StateSlot<T>): T {
+    if (!this.#values.has(slot)) {
+      throw new TypeError(`RuntimeState slot "${slot.name}" is used before prepare() created it`);
+    }
+    return this.#values.get(slot) as T;
   }
 
-  /**
-   * The runtime-wide trajectory recorder.
-   *
-   * @throws {TypeError} before {@linkcode prepare} loaded it (a programming error).
-   */
-  get recorder(): Recorder {
-    if (!this.#recorder) throw new TypeError("RuntimeState.recorder is used before prepare() loaded it");
-    return this.#recorder;
-  }
-
-  /** True while session `sessionId` owns the active recording (false when no recorder exists). */
-  recordingOwnedBy(sessionId: string): boolean {
-    return this.#recorder?.ownedBy(sessionId) ?? false;
+  /** The value of `slot`, or undefined while nothing created it. */
+  peek<T>(slot: StateSlot<T>): T | undefined {
+    return this.#values.get(slot) as T | undefined;
   }
 }

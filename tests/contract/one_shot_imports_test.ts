@@ -6,7 +6,8 @@
  * - at run time: every module Deno reads or evaluates when `cua-driver get_screen_size` runs
  *   through bin/cua-driver (its `DENO_LOG=debug` lines), which also catches a literal
  *   `import()` loaded before main.ts starts (the launcher's `--unstable-lazy-dynamic-imports`).
- * The call must not load gRPC, MCP, the daemon, the browser, recording, perception, AT-SPI or
+ * The call must not load gRPC, MCP, the daemon, the browser, recording (their runtime slots' few-line
+ * definitions aside), perception, AT-SPI or
  * input code, any other OS's back end, any `node:` module (the first one loads Deno's Node
  * compatibility layer) or any npm package (the first one starts Deno's npm resolver; tool schemas are
  * src/lib/schema/, not zod). Nor the code of facilities the call does not use, which loads at first
@@ -33,7 +34,7 @@ const ENTRIES = [
 /** Never on that path. */
 const FORBIDDEN = [
   /^src\/transports\/(network\/|mcp\/|daemon\/|cli\/daemon)/,
-  /^src\/(features\/(browser|recording|perception)|lib\/devtools)\//,
+  /^src\/(features\/(browser|recording|perception)\/(?!slot\.ts$)|lib\/devtools\/)/,
   /^src\/lib\/image\/png/,
   /^src\/(backends\/linux\/((atspi|x11\/input|perception)\/|(accessibility|input|perception)\.ts$)|lib\/dbus\/)/,
   /^src\/backends\/linux\/(x11\/)?clipboard/,

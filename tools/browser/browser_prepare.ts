@@ -6,6 +6,7 @@ import { DriverError } from "../../src/ports/errors.ts";
 import { ok } from "../../src/kernel/result.ts";
 import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
+import { browsersOf } from "../../src/features/browser/slot.ts";
 
 const WINDOW_WAIT_MS = 8_000;
 
@@ -70,7 +71,7 @@ export default defineTool({
         field: "pid",
       });
     }
-    const prepared = ctx.state.browsers.prepared.get(args.pid);
+    const prepared = browsersOf(ctx.state).prepared.get(args.pid);
     const endpoint = prepared?.browser.endpoint ?? await endpointForProcess(ctx, args.pid);
     if (args.window_id !== undefined) {
       const window = await ctx.backend.windows.get(args.window_id);
@@ -110,7 +111,7 @@ async function launch(ctx: ToolContext, profile: { mode: "isolated_new" | "isola
       });
     }
     profileDir = join(profilesDir(), profile.name);
-    const running = [...ctx.state.browsers.prepared.values()].find((p) =>
+    const running = [...browsersOf(ctx.state).prepared.values()].find((p) =>
       p.browser.profileDir === profileDir
     );
     if (running) {
@@ -136,7 +137,7 @@ async function launch(ctx: ToolContext, profile: { mode: "isolated_new" | "isola
     profile.mode === "isolated_new",
     ctx.signal,
   );
-  ctx.state.browsers.prepared.set(browser.pid, {
+  browsersOf(ctx.state).prepared.set(browser.pid, {
     browser,
     ownerSession: ctx.session.id,
     profile: { mode: profile.mode, name: profile.name ?? null },

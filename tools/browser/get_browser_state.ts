@@ -14,6 +14,7 @@ import { type ImagePart, ok } from "../../src/kernel/result.ts";
 import { defineTool, type ToolContext } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { tabIdParam, targetIdParam } from "./_params.ts";
+import { browsersOf } from "../../src/features/browser/slot.ts";
 
 const input = z.strictObject({
   pid: z.number().int().min(1).optional().describe("Bind mode: the browser's main process id"),
@@ -34,7 +35,7 @@ async function bind(ctx: ToolContext, pid: number, windowId?: number) {
   const target = await bindWindow(ctx, pid, windowId);
   const window = await ctx.backend.windows.get(target.windowId);
   const tabs = await describeTabs(target, () => Promise.resolve(window?.title ?? null));
-  const source = ctx.state.browsers.prepared.has(pid) ? "browser_prepare" : "existing_profile";
+  const source = browsersOf(ctx.state).prepared.has(pid) ? "browser_prepare" : "existing_profile";
   return ok(
     {
       status: "ok",
@@ -91,7 +92,7 @@ async function snapshot(ctx: ToolContext, args: z.output<typeof input>) {
     const scope = args.scope_ref ? resolveRef(ctx, { target, tab }, args.scope_ref) : null;
     return takeSnapshot(
       tab,
-      ctx.state.browsers.nextSnapshotId(target.id, tab.id),
+      browsersOf(ctx.state).nextSnapshotId(target.id, tab.id),
       args.snapshot_format,
       scope,
     );

@@ -1,6 +1,7 @@
 import { z } from "../../src/lib/schema/mod.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { RecordingStateSchema, stateResult } from "./_state.ts";
+import { recorderOf } from "../../src/features/recording/slot.ts";
 
 /** Whether a recording is in progress, where, and the next turn number. */
 export default defineTool({
@@ -17,6 +18,6 @@ export default defineTool({
   capabilities: ["recording.read"],
   sessionRequiring: false,
   run(ctx) {
-    return Promise.resolve(stateResult(ctx.state.recorder.state()));
+    return Promise.resolve(stateResult(recorderOf(ctx.state).state()));
   },
 });

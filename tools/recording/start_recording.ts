@@ -2,6 +2,7 @@ import { z } from "../../src/lib/schema/mod.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { sessionParam } from "../_shared/params.ts";
 import { RecordingStateSchema, stateResult } from "./_state.ts";
+import { recorderOf } from "../../src/features/recording/slot.ts";
 
 /** Starts recording every action into numbered turn folders. */
 export default defineTool({
@@ -20,7 +21,7 @@ export default defineTool({
   risk: "r2",
   capabilities: ["recording.start", "recording.video"],
   async run(ctx, args) {
-    const state = await ctx.state.recorder.start(ctx.backend, {
+    const state = await recorderOf(ctx.state).start(ctx.backend, {
       outputDir: args.output_dir,
       recordVideo: args.record_video,
       owner: { sessionId: ctx.session.id, session: ctx.session.label, transport: ctx.transport },

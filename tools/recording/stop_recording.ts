@@ -1,6 +1,7 @@
 import { z } from "../../src/lib/schema/mod.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { RecordingStateSchema, stateResult } from "./_state.ts";
+import { recorderOf } from "../../src/features/recording/slot.ts";
 
 /** Stops the recording in progress, if any. */
 export default defineTool({
@@ -15,6 +16,6 @@ export default defineTool({
   risk: "r3",
   capabilities: ["recording.stop"],
   async run(ctx) {
-    return stateResult(await ctx.state.recorder.stop());
+    return stateResult(await recorderOf(ctx.state).stop());
   },
 });

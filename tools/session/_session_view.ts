@@ -8,6 +8,7 @@ import { DriverError } from "../../src/ports/errors.ts";
 import type { CapturePolicy } from "../../src/kernel/runtime_state.ts";
 import type { Session } from "../../src/kernel/session.ts";
 import type { ToolContext } from "../../src/kernel/tool.ts";
+import { recordingOwnedBy } from "../../src/features/recording/slot.ts";
 
 /** Schema of one session row (contract.md §1.2 get_session). */
 export const SessionRow = z.object({
@@ -50,7 +51,7 @@ export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof S
     client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
     transport,
     cursor_visible: ctx.state.agentCursors.peek(session.id)?.visible ?? false,
-    recording_active: ctx.state.recordingOwnedBy(session.id),
+    recording_active: recordingOwnedBy(ctx.state, session.id),
     idle_seconds: idle,
     expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),
   };

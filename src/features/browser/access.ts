@@ -9,6 +9,7 @@
 import { DriverError } from "../../ports/errors.ts";
 import type { ToolContext } from "../../kernel/tool.ts";
 import { type DevToolsEndpoint, isChromiumBrowser, portOf, probeEndpoint } from "./endpoint.ts";
+import { browsersOf } from "./slot.ts";
 
 /**
  * Refuses unless the launcher allows attaching to existing browser profiles.
@@ -46,7 +47,7 @@ export async function endpointForProcess(
   pid: number,
   explicitPort?: number,
 ): Promise<DevToolsEndpoint> {
-  const known = ctx.state.browsers.endpointFor(pid);
+  const known = browsersOf(ctx.state).endpointFor(pid);
   if (known && (explicitPort === undefined || explicitPort === known.port)) return known;
   const argv = await ctx.backend.system.processCommandLine(pid);
   if (argv === null) {
@@ -89,6 +90,6 @@ export async function endpointForProcess(
       hint: "the browser may be shutting down; call browser_prepare again",
     });
   }
-  ctx.state.browsers.admitted.set(pid, endpoint);
+  browsersOf(ctx.state).admitted.set(pid, endpoint);
   return endpoint;
 }

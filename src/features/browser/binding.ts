@@ -12,6 +12,7 @@ import { endpointForProcess } from "./access.ts";
 import type { CdpConnection } from "../../lib/devtools/cdp_client.ts";
 import type { BoundTarget } from "./store.ts";
 import { Tab } from "./tab.ts";
+import { browsersOf } from "./slot.ts";
 
 /** Bounds may differ by a window manager's frame; beyond this they are another window. */
 const BOUNDS_TOLERANCE = 16;
@@ -135,7 +136,7 @@ export async function windowPages(
  */
 export async function bindWindow(ctx: ToolContext, pid: number, windowId?: number): Promise<BoundTarget> {
   const endpoint = await endpointForProcess(ctx, pid);
-  const store = ctx.state.browsers;
+  const store = browsersOf(ctx.state);
   const conn = await store.connection(ctx.session.id, endpoint);
   const { window, browserWindowId, pages } = await windowPages(ctx, conn, pid, windowId);
   const existing = store.targets(ctx.session.id).find((t) =>

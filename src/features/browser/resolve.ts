@@ -11,6 +11,7 @@ import { probeEndpoint } from "./endpoint.ts";
 import { parseRef, type SnapshotRef } from "./snapshot.ts";
 import type { BoundTarget } from "./store.ts";
 import type { Baseline, Tab } from "./tab.ts";
+import { browsersOf } from "./slot.ts";
 
 /** A resolved (target, tab) pair. */
 export interface TabHandle {
@@ -27,7 +28,7 @@ export interface TabHandle {
  *   `browser_reconnect_exhausted` (the endpoint is gone).
  */
 export async function resolveTarget(ctx: ToolContext, targetId: string): Promise<BoundTarget> {
-  const target = ctx.state.browsers.target(ctx.session.id, targetId);
+  const target = browsersOf(ctx.state).target(ctx.session.id, targetId);
   if (!target) {
     throw new DriverError("browser_binding_stale", `target_id ${targetId} is not bound in this session`, {
       target_id: targetId,
@@ -89,7 +90,7 @@ export async function findTab(
   }
   const tab = target.tabs.get(tabId);
   if (!tab) {
-    const elsewhere = ctx.state.browsers.targets(ctx.session.id).find((t) => t.tabs.has(tabId));
+    const elsewhere = browsersOf(ctx.state).targets(ctx.session.id).find((t) => t.tabs.has(tabId));
     throw elsewhere
       ? new DriverError(
         "browser_wrong_target_refused",
@@ -131,7 +132,7 @@ export function resolveRef(
       },
     );
   }
-  const owner = ctx.state.browsers.snapshotOwner(parsed.snapshot);
+  const owner = browsersOf(ctx.state).snapshotOwner(parsed.snapshot);
   const here = `${handle.target.id}/${handle.tab.id}`;
   if (owner !== undefined && owner !== here) {
     throw new DriverError("browser_wrong_target_refused", `Ref ${ref} belongs to another tab (${owner})`, {
