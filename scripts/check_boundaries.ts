@@ -71,14 +71,12 @@ const LINUX_SHARED = (to: string) =>
  */
 export const UPWARD: readonly { file: string; to: string; why: string }[] = [
   ...[
-    "agent_cursor/session_cursors.ts",
     "permissions/launch_policy.ts",
     "permissions/resource_scope.ts",
   ].map((f) => ({
     file: "src/kernel/runtime_state.ts",
     to: `src/features/${f}`,
-    why:
-      "RuntimeState still holds the agent cursors and the permission policies (browser and recording are slots)",
+    why: "RuntimeState still takes the permission policies (the features' stores are slots)",
   })),
   ...["click", "drag", "keys", "scroll"].map((f) => ({
     file: `src/engine/${f}.ts`,

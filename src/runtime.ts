@@ -18,6 +18,7 @@ import { createBackend, type DesktopMode } from "./backends/mod.ts";
 import type { PermissionPrompts } from "./ports/health.ts";
 import { BROWSERS } from "./features/browser/slot.ts";
 import { RECORDER } from "./features/recording/slot.ts";
+import { AGENT_CURSORS } from "./features/agent_cursor/slot.ts";
 
 /** A running driver. */
 export interface Runtime {
@@ -72,7 +73,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     createLaunchPolicy(permissions, (name) => backend.system.resolveProgram?.(name) ?? null),
     createResourceScope(permissions, backend.system),
     // Each feature's runtime-wide state, created when a tool that wants it first runs.
-    [BROWSERS, RECORDER],
+    [AGENT_CURSORS, BROWSERS, RECORDER],
   );
   const tools = options.tools ?? (await import("../tools/mod.ts")).allTools;
   const registry = new ToolRegistry(

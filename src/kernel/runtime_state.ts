@@ -1,6 +1,6 @@
 /**
  * Runtime-wide state shared by every session and transport. A feature's own runtime-wide state
- * (the browser store, the recorder) sits in a typed {@linkcode StateSlot} the feature defines and
+ * (the browser store, the recorder, the agent cursors) sits in a typed {@linkcode StateSlot} the feature defines and
  * the composition root lists, so this module imports no feature.
  *
  * @module
@@ -9,7 +9,6 @@ import { InputLock } from "./input_lock.ts";
 import { allowAnyProgram, type LaunchPolicy } from "../features/permissions/launch_policy.ts";
 import { type ResourceScope, UNBOUNDED_SCOPE } from "../features/permissions/resource_scope.ts";
 import type { CallObserver } from "./call_observer.ts";
-import { AgentCursorStore } from "../features/agent_cursor/session_cursors.ts";
 import { CaptureRegistry } from "./captures.ts";
 import { ConfigStore } from "./config.ts";
 import { InputStop } from "./input_stop.ts";
@@ -60,8 +59,6 @@ export class RuntimeState {
   readonly inputStop = new InputStop();
   /** Legacy capture-scope policies by session id. */
   readonly capturePolicies = new Map<string, CapturePolicy>();
-  /** Each session's agent cursor (its code loads in {@linkcode prepare}, for the tools that create one). */
-  readonly agentCursors = new AgentCursorStore();
   /** Watchers of every authorized call (the recorder, once it exists). */
   readonly callObservers = new Set<CallObserver>();
   readonly #slots: readonly StateSlot<unknown>[];
@@ -84,20 +81,15 @@ export class RuntimeState {
     this.sessions.addCleanupHook("snapshots", (session) => this.snapshots.dropSession(session.id));
     this.sessions.addCleanupHook("captures", (session) => this.captures.dropSession(session.id));
     this.sessions.addCleanupHook("capture_policy", (session) => void this.capturePolicies.delete(session.id));
-    this.sessions.addCleanupHook("agent_cursor", (session) => this.agentCursors.drop(session.id));
   }
 
   /**
    * Loads the state a tool keeps, by its capabilities, the first time such a tool runs (the
    * registry calls this before every call): each slot the tool wants (the browser store for
-   * `browser.*` tools, the recorder for `recording.*` tools), and the agent cursor's code for the
-   * tools that create a session's cursor (`agent_cursor.*`, and start_session, which can theme it).
-   * A one-shot CLI call of another tool never loads their code.
+   * `browser.*` tools, the recorder for `recording.*` tools, the agent cursors for the tools that
+   * create one). A one-shot CLI call of another tool never loads their code.
    */
   async prepare(capabilities: readonly string[]): Promise<void> {
-    if (capabilities.some((c) => c.startsWith("agent_cursor.") || c === "session.lifecycle.start")) {
-      await this.agentCursors.load();
-    }
     for (const slot of this.#slots) {
       if (this.#values.has(slot) || !slot.wanted(capabilities)) continue;
       let creating = this.#creating.get(slot);

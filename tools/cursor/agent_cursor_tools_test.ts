@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { PID, pointerKit, WINDOW } from "../input/_pointer_test_kit.ts";
+import { AGENT_CURSORS } from "../../src/features/agent_cursor/slot.ts";
 
 const target = { kind: "window", pid: PID, window_id: WINDOW };
 
@@ -46,7 +47,7 @@ Deno.test("agent cursor tools: an enabled cursor glides to a click (waiting at m
   const ended = await kit.call("end_session", { session: "ac" });
   assert.equal(ended.isError, undefined);
   assert.equal(kit.fake.agentCursor.events.at(-1)?.kind, "remove", "end_session removed the overlay");
-  assert.equal(kit.state.agentCursors.size, 0);
+  assert.equal(kit.state.peek(AGENT_CURSORS)?.size ?? 0, 0);
 });
 
 Deno.test("agent cursor tools: motion ranges, installed themes and unavailable overlays are refused clearly", async () => {

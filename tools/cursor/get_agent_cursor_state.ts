@@ -11,6 +11,7 @@ import {
   themeView,
   VisualStateSchema,
 } from "./_cursor_view.ts";
+import { sessionCursor } from "../../src/features/agent_cursor/slot.ts";
 
 /** Reads a session cursor's theme, playback, position, visibility and motion. */
 export default defineTool({
@@ -32,7 +33,7 @@ export default defineTool({
   risk: "r0",
   capabilities: ["agent_cursor.state"],
   run(ctx) {
-    const cursor = ctx.state.agentCursors.peek(ctx.session.id);
+    const cursor = sessionCursor(ctx.state, ctx.session.id);
     const name = sessionName(ctx.session);
     const visual = cursor ? { ...cursor.visual, modifiers: [...cursor.visual.modifiers] } : {
       requested_action: "idle" as const,

@@ -3,6 +3,7 @@ import { DriverError } from "../../src/ports/errors.ts";
 import { ok } from "../../src/kernel/result.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { cursorSessionParam, sessionName } from "./_cursor_view.ts";
+import { agentCursorsOf } from "../../src/features/agent_cursor/slot.ts";
 
 /** Shows or removes a session's agent cursor. */
 export default defineTool({
@@ -29,7 +30,7 @@ export default defineTool({
         });
       }
     }
-    const cursor = ctx.state.agentCursors.of(ctx.session, surface);
+    const cursor = agentCursorsOf(ctx.state).of(ctx.session, surface);
     cursor.setEnabled(args.enabled);
     const name = sessionName(ctx.session);
     return ok(

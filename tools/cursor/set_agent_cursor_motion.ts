@@ -8,6 +8,7 @@ import {
 import { ok } from "../../src/kernel/result.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { cursorSessionParam, MotionSchema, sessionName } from "./_cursor_view.ts";
+import { agentCursorsOf } from "../../src/features/agent_cursor/slot.ts";
 
 const motionParams = Object.fromEntries(
   MOTION_KEYS.map((key) => {
@@ -34,7 +35,7 @@ export default defineTool({
   risk: "r1",
   capabilities: ["agent_cursor.set_motion"],
   run(ctx, args) {
-    const cursor = ctx.state.agentCursors.of(ctx.session, ctx.backend.agentCursor);
+    const cursor = agentCursorsOf(ctx.state).of(ctx.session, ctx.backend.agentCursor);
     cursor.motion = mergeMotion(cursor.motion, args);
     const name = sessionName(ctx.session);
     const motion = { ...cursor.motion };

@@ -9,6 +9,7 @@ import {
   ThemeSchema,
   themeView,
 } from "./_cursor_view.ts";
+import { agentCursorsOf } from "../../src/features/agent_cursor/slot.ts";
 
 /** Selects an installed theme for a session's cursor. */
 export default defineTool({
@@ -27,7 +28,7 @@ export default defineTool({
   risk: "r1",
   capabilities: ["agent_cursor.set_theme"],
   run(ctx, args) {
-    const cursor = ctx.state.agentCursors.of(ctx.session, ctx.backend.agentCursor);
+    const cursor = agentCursorsOf(ctx.state).of(ctx.session, ctx.backend.agentCursor);
     const theme = selectTheme(cursor, args.theme_id, args.reduced_motion);
     const name = sessionName(ctx.session);
     return Promise.resolve(

@@ -12,6 +12,7 @@ import { RuntimeState } from "../../src/kernel/runtime_state.ts";
 import type { SnapshotElement } from "../../src/kernel/snapshots.ts";
 import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import { allTools } from "../mod.ts";
+import { AGENT_CURSORS } from "../../src/features/agent_cursor/slot.ts";
 
 /** The fake window's id and pid. */
 export const WINDOW = 7001, PID = 4242;
@@ -33,7 +34,14 @@ export interface Kit {
 export function pointerKit(): Kit {
   const fake = new FakeBackend();
   fake.addWindow({ windowId: WINDOW, pid: PID, bounds: { x: 100, y: 100, width: 400, height: 300 } });
-  const state = new RuntimeState(new ConfigStore("/nonexistent/config.json"));
+  const state = new RuntimeState(
+    new ConfigStore("/nonexistent/config.json"),
+    "standard",
+    new Set(),
+    undefined,
+    undefined,
+    [AGENT_CURSORS],
+  );
   const registry = new ToolRegistry(allTools, fake, state);
   const kit: Kit = {
     fake,

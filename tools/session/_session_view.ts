@@ -9,6 +9,7 @@ import type { CapturePolicy } from "../../src/kernel/runtime_state.ts";
 import type { Session } from "../../src/kernel/session.ts";
 import type { ToolContext } from "../../src/kernel/tool.ts";
 import { recordingOwnedBy } from "../../src/features/recording/slot.ts";
+import { sessionCursor } from "../../src/features/agent_cursor/slot.ts";
 
 /** Schema of one session row (contract.md §1.2 get_session). */
 export const SessionRow = z.object({
@@ -50,7 +51,7 @@ export function sessionRow(ctx: ToolContext, session: Session): z.infer<typeof S
     state: session.state === "ending" ? "ending" : "active",
     client_kind: session.transport === "cli" ? "cli" : session.transport.startsWith("mcp") ? "mcp" : "direct",
     transport,
-    cursor_visible: ctx.state.agentCursors.peek(session.id)?.visible ?? false,
+    cursor_visible: sessionCursor(ctx.state, session.id)?.visible ?? false,
     recording_active: recordingOwnedBy(ctx.state, session.id),
     idle_seconds: idle,
     expires_in_seconds: Math.max(0, Math.floor(ctx.state.sessions.idleTtlMs / 1000) - idle),

@@ -5,9 +5,17 @@ import type { ToolResult } from "../../src/kernel/result.ts";
 import { RuntimeState } from "../../src/kernel/runtime_state.ts";
 import { FakeBackend } from "../../src/backends/fake/mod.ts";
 import { allTools } from "../mod.ts";
+import { AGENT_CURSORS } from "../../src/features/agent_cursor/slot.ts";
 
 function setup() {
-  const state = new RuntimeState(new ConfigStore("/nonexistent/config.json"));
+  const state = new RuntimeState(
+    new ConfigStore("/nonexistent/config.json"),
+    "standard",
+    new Set(),
+    undefined,
+    undefined,
+    [AGENT_CURSORS],
+  );
   const registry = new ToolRegistry(allTools, new FakeBackend(), state);
   return (name: string, args: Record<string, unknown> = {}, lease = "conn-a"): Promise<ToolResult> =>
     registry.call(name, args, { lease, transport: "cli" });

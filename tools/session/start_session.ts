@@ -3,6 +3,7 @@ import { requireInstalledTheme, selectTheme } from "../../src/features/agent_cur
 import { ok } from "../../src/kernel/result.ts";
 import { defineTool } from "../../src/kernel/tool.ts";
 import { CapturePolicyFields, capturePolicyView, labelParam } from "./_session_view.ts";
+import { agentCursorsOf } from "../../src/features/agent_cursor/slot.ts";
 
 /** Creates, returns or revives a lifecycle session. */
 export default defineTool({
@@ -34,7 +35,7 @@ export default defineTool({
     const { session, revived } = ctx.state.sessions.start(ctx.lease, ctx.transport, args.session);
     // The theme applies before the cursor first shows.
     if (theme) {
-      const cursor = ctx.state.agentCursors.of(session, ctx.backend.agentCursor);
+      const cursor = agentCursorsOf(ctx.state).of(session, ctx.backend.agentCursor);
       selectTheme(cursor, theme.id, args.cursor_theme?.reduced_motion ?? "auto");
     }
     if (args.capture_scope && !ctx.state.capturePolicies.has(session.id)) {

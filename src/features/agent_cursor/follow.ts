@@ -9,6 +9,7 @@
 import type { Point, Rect } from "../../ports/geometry.ts";
 import type { ToolContext } from "../../kernel/tool.ts";
 import type { CursorAction } from "./themes.ts";
+import { sessionCursor } from "./slot.ts";
 
 /** A target point, or a way to find one only when the cursor is shown. */
 export type CursorTarget = Point | null | (() => Point | null);
@@ -23,7 +24,7 @@ export async function cursorApproach(
   action: CursorAction,
   modifiers: readonly string[] = [],
 ): Promise<void> {
-  const cursor = ctx.state.agentCursors.peek(ctx.session.id);
+  const cursor = sessionCursor(ctx.state, ctx.session.id);
   if (!cursor?.enabled) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -43,7 +44,7 @@ export async function cursorApproach(
 
 /** Starts a glide that runs alongside an action (a drag's path) without waiting for it. */
 export function cursorFollow(ctx: ToolContext, point: Point, action: CursorAction, durationMs: number): void {
-  const cursor = ctx.state.agentCursors.peek(ctx.session.id);
+  const cursor = sessionCursor(ctx.state, ctx.session.id);
   if (!cursor?.enabled) return;
   try {
     void cursor.moveTo(point, action, cursor.visual.modifiers, durationMs);
@@ -54,7 +55,7 @@ export function cursorFollow(ctx: ToolContext, point: Point, action: CursorActio
 
 /** Pulses the session's cursor for a click that just went out. Never waits. */
 export function cursorPress(ctx: ToolContext): void {
-  const cursor = ctx.state.agentCursors.peek(ctx.session.id);
+  const cursor = sessionCursor(ctx.state, ctx.session.id);
   if (!cursor?.enabled) return;
   try {
     cursor.press();
