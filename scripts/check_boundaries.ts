@@ -88,6 +88,41 @@ export const UPWARD: readonly { file: string; to: string; why: string }[] = [
     to: "src/engine/capture_pipeline.ts",
     why: "ComputerService.Screenshot runs the capture pipeline itself (STYLE.md section 10, S8)",
   },
+  {
+    file: "src/transports/cli/mod.ts",
+    to: "src/features/recording/report.ts",
+    why: "`cua-driver report` renders a recording folder without a runtime (no tool to call)",
+  },
+  ...["turn_target", "policy"].map((f) => ({
+    file: "src/transports/view/call_feed.ts",
+    to: `src/features/recording/${f}.ts`,
+    why: "the live view names a call's element and redacts its arguments as the recorder does",
+  })),
+  {
+    file: "src/transports/osworld/actions.ts",
+    to: "src/engine/key_names.ts",
+    why: "pyautogui's key names are mapped onto the driver's before a call (OSWorld's /execute)",
+  },
+  ...["action_result", "return_state", "successor_state"].map((f) => ({
+    file: "src/kernel/registry.ts",
+    to: `src/engine/${f}.ts`,
+    why: "the registry applies return_state to every action tool's result; it belongs in the action path",
+  })),
+  {
+    file: "src/backends/wayland/input.ts",
+    to: "src/backends/linux/x11/input/toolkit.ts",
+    why: "the toolkit of a window's process (by its libraries) is the same question on X11 and Wayland",
+  },
+  ...["mutter_keyboard", "keymap_text"].map((f) => ({
+    file: `src/backends/wayland/${f}.ts`,
+    to: "src/backends/linux/x11/input/keysyms.ts",
+    why: "keysyms are XKB's, shared by X11 and Wayland keymaps; they should move out of x11/",
+  })),
+  {
+    file: "src/backends/linux/mod.ts",
+    to: "src/backends/wayland/session.ts",
+    why: "the Linux back end asks the Wayland session detector first (issue 26); belongs in backends/mod.ts",
+  },
 ];
 
 function upward(file: string, to: string): boolean {
@@ -257,7 +292,9 @@ export const RULES: readonly FolderRule[] = [
       return to.startsWith(`src/backends/${os}/`) || to.startsWith(`ffi/${ffiOs}/`) ||
         to.startsWith("ffi/_") ||
         PORTS(to) || LIB(to) || KERNEL_FOR_BACKENDS.test(to) || to === "src/backends/unsupported.ts" ||
-        (os !== "windows" && to.startsWith("src/backends/posix/")) || (os === "wayland" && LINUX_SHARED(to));
+        (os !== "windows" && to.startsWith("src/backends/posix/")) ||
+        (os === "wayland" && LINUX_SHARED(to)) ||
+        upward(f, to);
     },
     packages: NODE,
     content: [{

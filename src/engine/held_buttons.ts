@@ -114,6 +114,8 @@ export function heldButtons(state: RuntimeState): HeldButtons {
     stores.set(state, created);
     // A session that ends lets go of what it holds.
     state.sessions.addCleanupHook("held_buttons", (session) => created.releaseSession(session.id));
+    // A person's stop lets go of every session's holds.
+    state.inputStop.addReleaser(() => created.releaseEverything());
     store = created;
   }
   return store;

@@ -14,7 +14,7 @@ import { asDriverError } from "../ports/errors.ts";
 import type { ToolResult } from "../kernel/result.ts";
 import type { Snapshot, SnapshotElement } from "../kernel/snapshots.ts";
 import type { ToolContext } from "../kernel/tool.ts";
-import { registerObservation } from "../kernel/window_observation.ts";
+import { registerObservation } from "./window_observation.ts";
 import { editableTexts, elementKey, type SuccessorRequest, successorRequest } from "./return_state.ts";
 
 /** Node budget of a successor read (get_window_state's default). */

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { heldButtons } from "../engine/held_buttons.ts";
 import { abortReason } from "./call_abort.ts";
 import { DriverError } from "../ports/errors.ts";
 import type { HeldInput } from "./held_input.ts";
@@ -55,6 +54,7 @@ export class InputStop {
   #state: InputStopState = { stopped: false, by: null, since_ms: null };
   readonly #running = new Set<AbortController>();
   readonly #listeners = new Set<(state: InputStopState) => void>();
+  readonly #releasers = new Set<() => Promise<void>>();
 
   /** The switch's current state (a copy). */
   get state(): InputStopState {
@@ -110,6 +110,19 @@ export class InputStop {
     return true;
   }
 
+  /**
+   * Registers what lets go of input a store holds across calls (the engine's held buttons): run by
+   * {@linkcode stopAllInput} after the switch is thrown.
+   */
+  addReleaser(release: () => Promise<void>): void {
+    this.#releasers.add(release);
+  }
+
+  /** Runs every releaser; one that fails does not stop the others. */
+  async releaseHeld(): Promise<void> {
+    for (const release of this.#releasers) await release().catch(() => {});
+  }
+
   /** Hears every change of the switch. Returns the function that stops listening. */
   onChange(listener: (state: InputStopState) => void): () => void {
     this.#listeners.add(listener);
@@ -141,7 +154,7 @@ export async function stopAllInput(
   by: string,
 ): Promise<StopOutcome & { state: InputStopState }> {
   const outcome = state.inputStop.stop(by);
-  await heldButtons(state).releaseEverything();
+  await state.inputStop.releaseHeld();
   await input.releaseAll().catch(() => {});
   return { ...outcome, state: state.inputStop.state };
 }

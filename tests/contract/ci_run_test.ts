@@ -134,6 +134,7 @@ Deno.test(".ci/run runs the README's two commands in a fresh clone with empty ca
       start: `${record} && printf '#!/bin/sh\\necho replaced\\n' >"$CI_STAND_IN/.ci/run"`,
       test: record,
       "test:windows": record,
+      "lint:workflows": record,
     });
     const out = await ciCommand(dir, repo, "5m").output();
     const stdout = new TextDecoder().decode(out.stdout);
@@ -141,7 +142,7 @@ Deno.test(".ci/run runs the README's two commands in a fresh clone with empty ca
     assert.match(stdout, /ci: clean/);
 
     const ran = await calls(dir);
-    assert.deepEqual(ran.map((call) => call.event), ["start", "test", "test:windows"]);
+    assert.deepEqual(ran.map((call) => call.event), ["start", "test", "test:windows", "lint:workflows"]);
     const commands = await readmeCommands();
     assert.deepEqual(commands, ["npm start", "npm test"]);
     for (const command of commands) {
@@ -172,6 +173,7 @@ Deno.test(".ci/run runs every step after a failure, stops a hung step with its c
       start: "sh record.sh && exit 3",
       test: HANG,
       "test:windows": "sh record.sh && touch new-file",
+      "lint:workflows": "sh record.sh",
     });
     // Long enough for npm to start the script on a loaded machine; the script then hangs.
     const out = await ciCommand(dir, repo, "15s").output();
@@ -179,7 +181,12 @@ Deno.test(".ci/run runs every step after a failure, stops a hung step with its c
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 1, stdout + stderr);
 
-    assert.deepEqual((await calls(dir)).map((call) => call.event), ["start", "test", "test:windows"]);
+    assert.deepEqual((await calls(dir)).map((call) => call.event), [
+      "start",
+      "test",
+      "test:windows",
+      "lint:workflows",
+    ]);
     const summary = stdout.slice(stdout.indexOf("ci: ==== summary"));
     assert.match(
       summary,
@@ -204,6 +211,7 @@ Deno.test(".ci/run stops the running step and cleans up on SIGTERM", async () =>
       start: "sh record.sh",
       test: HANG,
       "test:windows": "sh record.sh",
+      "lint:workflows": "sh record.sh",
     });
     const child = ciCommand(dir, repo, "5m").spawn();
     await waitFor("the test step's child", async () => {

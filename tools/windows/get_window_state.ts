@@ -1,6 +1,6 @@
 import { z } from "../../src/lib/schema/mod.ts";
 import type { ElementRow } from "../../src/engine/ax_tree.ts";
-import { registerObservation } from "../../src/kernel/window_observation.ts";
+import { registerObservation } from "../../src/engine/window_observation.ts";
 import { asDriverError } from "../../src/ports/errors.ts";
 import { type ContentPart, imagePart } from "../../src/kernel/result.ts";
 import { defineTool } from "../../src/kernel/tool.ts";

@@ -15,11 +15,11 @@ import type { Backend } from "../../ports/backend.ts";
 import type { AgentCursorBackend } from "../../ports/cursor.ts";
 import type { HealthCheck, PermissionCheck } from "../../ports/health.ts";
 import type { PerceptionBackend } from "../../ports/perception.ts";
-import type { LinuxApps } from "../linux/apps.ts";
-import type { AtspiAccessibility } from "../linux/accessibility.ts";
+import type { LinuxApps } from "./apps.ts";
+import type { AtspiAccessibility } from "./accessibility.ts";
 import { lazyFacility } from "../linux/lazy_facility.ts";
 import type { LinuxPerception } from "../linux/perception.ts";
-import { createLinuxSystem } from "../linux/system.ts";
+import { createWaylandSystem } from "./system.ts";
 import { WaylandClipboard } from "./clipboard.ts";
 import type { WaylandSession } from "./detect.ts";
 import { WaylandDisplay } from "./display.ts";
@@ -114,7 +114,7 @@ export function createWaylandBackend(session: WaylandSession, options: WaylandBa
 
   const accessibility = lazyFacility<AtspiAccessibility>(async () => {
     const [{ AtspiAccessibility }, { whyNoAccessibility }] = await Promise.all([
-      import("../linux/accessibility.ts"),
+      import("./accessibility.ts"),
       import("../linux/desktop/a11y_env.ts"),
     ]);
     return new AtspiAccessibility({
@@ -124,7 +124,7 @@ export function createWaylandBackend(session: WaylandSession, options: WaylandBa
   });
   const apps = lazyFacility<LinuxApps>(async () => {
     const [{ LinuxApps }, { ACCESSIBILITY_ENV }] = await Promise.all([
-      import("../linux/apps.ts"),
+      import("./apps.ts"),
       import("../linux/desktop/a11y_env.ts"),
     ]);
     const env: Record<string, string> = {
@@ -152,7 +152,7 @@ export function createWaylandBackend(session: WaylandSession, options: WaylandBa
     input,
     perception: perception.facility as PerceptionBackend,
     agentCursor: new NoAgentCursor(),
-    system: createLinuxSystem(),
+    system: createWaylandSystem(),
     async permissions(): Promise<PermissionCheck[]> {
       const { waylandPermissions } = await import("./permissions.ts");
       return await waylandPermissions(session);

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { type ShapedTree, shapeTree } from "../engine/ax_tree.ts";
-import type { Snapshot } from "./snapshots.ts";
-import type { ToolContext } from "./tool.ts";
+import { type ShapedTree, shapeTree } from "./ax_tree.ts";
+import type { Snapshot } from "../kernel/snapshots.ts";
+import type { ToolContext } from "../kernel/tool.ts";
 import type { AxTree } from "../ports/accessibility.ts";
 
 /** How to shape the tree. */

@@ -1,0 +1,6 @@
+/**
+ * The OS facilities of a Wayland session (programs, processes, packages, sockets): the Linux ones.
+ *
+ * @module
+ */
+export { createLinuxSystem as createWaylandSystem } from "../linux/system.ts";
