@@ -58,7 +58,13 @@ export interface WindowInfo {
   windowId: number;
   pid: number | null;
   appName: string;
+  /** The window's title; "" for an untitled window (listed all the same). */
   title: string;
+  /**
+   * The window this one is a transient dialog of (X11 `WM_TRANSIENT_FOR`); null for a
+   * window of its own; absent where the platform does not tell.
+   */
+  transientFor?: number | null;
   /** Client area in screen points (WM decorations excluded). */
   bounds: Rect;
   isOnScreen: boolean;

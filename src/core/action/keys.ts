@@ -110,10 +110,10 @@ async function textReadback(
   before: string | null,
   input: KeyInput,
   watch: AxWatch | null = null,
-): Promise<Pick<Outcome, "effect" | "evidence">> {
+): Promise<Pick<Outcome, "effect" | "evidence"> & { after?: string | null }> {
   if (ref === null || before === null) return { effect: "unverifiable" };
   const expected = input.kind === "text" ? input.text.replaceAll("\r\n", "\n") : null;
-  const { changed } = await waitForChange(
+  const { changed, after } = await waitForChange(
     () => readText(ctx, ref),
     before,
     (after) => after !== null && after !== before && (expected === null || after.includes(expected)),
@@ -121,8 +121,29 @@ async function textReadback(
     input.kind === "text" ? Math.max(800, 300 + 8 * characters(input.text)) : 300,
     watch,
   );
-  if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
-  return { effect: "unverifiable" };
+  if (changed) return { effect: "confirmed", evidence: ["value_readback"], after };
+  return { effect: "unverifiable", after };
+}
+
+/** Longest part of a field's text quoted in a type_text result. */
+const FIELD_QUOTE = 80;
+
+function quoteField(text: string): string {
+  const chars = [...text];
+  return chars.length <= FIELD_QUOTE
+    ? JSON.stringify(text)
+    : `${JSON.stringify(chars.slice(0, FIELD_QUOTE).join(""))}...(${chars.length} characters)`;
+}
+
+/**
+ * What a type_text result says of a field that was not empty: typing adds to its text,
+ * so the agent reads what it holds now and how to replace it instead.
+ */
+export function fieldNote(before: string | null, after: string | null | undefined): string {
+  if (before === null || before === "") return "";
+  const now = after === undefined || after === null ? "" : `; it holds ${quoteField(after)} now`;
+  return `; the field already held ${quoteField(before)}, and the text was added to it${now}` +
+    ` (to replace it instead: set_value, or hotkey ctrl+a before typing)`;
 }
 
 /**
@@ -151,9 +172,10 @@ async function keysVerdict(
       summary: `${base.summary}; the window shows the typed text`,
     };
   }
-  const readback = await textReadback(ctx, field.ref, field.before, input, field.watch);
+  const { after, ...readback } = await textReadback(ctx, field.ref, field.before, input, field.watch);
   const fieldMissed = input.kind === "text" && field.ref !== null && field.before !== null;
-  return await judged(witness, { ...base, ...readback }, {
+  const note = input.kind === "text" ? fieldNote(field.before, after) : "";
+  return await judged(witness, { ...base, ...readback, summary: base.summary + note }, {
     changed: fieldMissed ? "unverifiable" : "confirmed",
     noop,
   });
@@ -208,7 +230,7 @@ async function keysLadder(
         ...inserted.outcome,
         summary: `inserted ${[...input.text].length} characters into ${element.platformRole} ${
           JSON.stringify(element.label)
-        } through accessibility`,
+        } through accessibility${fieldNote(inserted.before, inserted.after)}`,
       }, { changed: "unverifiable", noop: { target: "pixel", reason: "suspected_noop" } });
     }
   }
@@ -356,7 +378,9 @@ async function insertIntoElement(
   scope: WitnessScope,
   ref: unknown,
   text: string,
-): Promise<{ outcome: Omit<Outcome, "summary">; witness: Witness } | null> {
+): Promise<
+  { outcome: Omit<Outcome, "summary">; witness: Witness; before: string; after: string | null } | null
+> {
   const before = await readText(ctx, ref);
   if (before === null) return null;
   const caret = await ctx.backend.accessibility.caretOffset(ref);
@@ -373,7 +397,11 @@ async function insertIntoElement(
   witness.sent();
   const chars = [...before];
   const expected = [...chars.slice(0, offset), ...text, ...chars.slice(offset)].join("");
-  const { changed } = await waitForChange(() => readText(ctx, ref), before, (after) => after === expected);
+  const { changed, after } = await waitForChange(
+    () => readText(ctx, ref),
+    before,
+    (after) => after === expected,
+  );
   const outcome = {
     route: "accessibility" as const,
     mode: "background" as const,
@@ -381,6 +409,8 @@ async function insertIntoElement(
   };
   return {
     witness,
+    before,
+    after,
     outcome: changed
       ? { ...outcome, effect: "confirmed", evidence: ["value_readback"] }
       : { ...outcome, effect: "unverifiable" },

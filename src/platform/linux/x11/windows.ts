@@ -1,5 +1,6 @@
 /**
- * Top-level windows on X11 through EWMH: listing in stacking order, activation
+ * Top-level windows on X11 through EWMH: listing in stacking order (untitled windows and
+ * transient dialogs with their owner included), activation
  * with a real server timestamp, and frame requests.
  *
  * @module
@@ -35,7 +36,9 @@ export class X11Windows implements WindowBackend {
     const windows: WindowInfo[] = [];
     ids.forEach((id, position) => {
       const info = describe(conn, id, stacked ? position : null);
-      if (info && info.title.trim() !== "") windows.push(info);
+      // The window manager's client list holds only managed top-level windows, untitled
+      // dialogs among them; the root's raw children also hold unnamed helper windows.
+      if (info && (mapping || info.title.trim() !== "")) windows.push(info);
     });
     return Promise.resolve(windows);
   }
@@ -115,11 +118,13 @@ export function describe(conn: XConnection, id: bigint, zIndex: number | null): 
   if (!origin) return null;
   const [instance, klass] = windowClass(conn, id);
   const pid = getCardinal(conn, id, "_NET_WM_PID");
+  const owner = getLongs(conn, id, "WM_TRANSIENT_FOR")?.[0];
   return {
     windowId: Number(id),
     pid: pid ? Number(pid) : null,
     appName: klass || instance,
     title: windowTitle(conn, id),
+    transientFor: owner && owner !== conn.root ? Number(owner) : null,
     bounds: { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height },
     isOnScreen: attributes.mapState === X.IsViewable,
     zIndex,
