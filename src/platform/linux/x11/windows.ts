@@ -1,6 +1,6 @@
 /**
  * Top-level windows on X11 through EWMH: listing in stacking order (untitled windows and
- * transient dialogs with their owner included), activation
+ * transient dialogs with their owner included), activation, closing
  * with a real server timestamp, and frame requests.
  *
  * @module
@@ -93,6 +93,26 @@ export class X11Windows implements WindowBackend {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     return { priorActive };
+  }
+
+  /**
+   * Asks a window to close as its close button does: ICCCM `WM_DELETE_WINDOW` to the
+   * client when it takes it (the app decides: it may ask to save first), else EWMH
+   * `_NET_CLOSE_WINDOW` to the window manager. False when the window no longer exists.
+   */
+  close(windowId: number): Promise<boolean> {
+    const conn = this.connection();
+    const window = BigInt(windowId);
+    if (!conn.windowAttributes(window)) return Promise.resolve(false);
+    const time = serverTime(conn);
+    const deleteWindow = conn.atom("WM_DELETE_WINDOW");
+    if (getLongs(conn, window, "WM_PROTOCOLS")?.includes(deleteWindow)) {
+      sendRootClientMessage(conn, window, "WM_PROTOCOLS", [deleteWindow, time], window);
+    } else {
+      sendRootClientMessage(conn, window, "_NET_CLOSE_WINDOW", [time, 2n]);
+    }
+    conn.flush();
+    return Promise.resolve(true);
   }
 
   /** Asks the WM to move and resize the client area (`_NET_MOVERESIZE_WINDOW`, static gravity). */
