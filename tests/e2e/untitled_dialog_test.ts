@@ -6,7 +6,9 @@
  * from the X server), and a click on its button by element token answers it (the app says
  * which button, and the window is gone from the window manager's list). The main window's
  * entry already holds "Untitled": the observation shows that value, and type_text into it
- * says what the field held and holds now (the app reports its text).
+ * says what the field held and holds now (the app reports its text); a newline typed into
+ * its text view through accessibility is a newline character there, and the result says so
+ * instead of calling it Enter.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -157,6 +159,18 @@ Deno.test({
       assert.equal(changed.text, "Untitled v2");
       assert.match(summary, /already held "Untitled".* holds "Untitled v2" now/);
       assert.match(summary, /set_value/);
+
+      // A newline through the accessibility insert is a newline character, and the result says so.
+      const multi = await driver.call("type_text", {
+        element_token: notes.element_token,
+        text: "First\nSecond",
+      });
+      const notesText = await waitFor("the app's notes", () => {
+        return Promise.resolve(app.events.findLast((e) => e.event === "notes") ?? null);
+      }, 10_000);
+      assert.ok(notesText.text.includes("First\nSecond"), JSON.stringify(notesText));
+      assert.match(textOf(multi), /route=accessibility/);
+      assert.match(textOf(multi), /1 newline went in as newline characters, not Enter.*press_key "Return"/);
     } finally {
       await app.stop();
     }

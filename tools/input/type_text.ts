@@ -17,7 +17,7 @@ export default defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back. A cancelled call stops at once and reports how many characters went out.",
+    "Type any Unicode text. element_token of an editable field (background delivery): inserted at the caret through accessibility where the toolkit takes it (newlines go in as newline characters, which an editor may make line breaks rather than Enter; the result says so). Otherwise typed on the keyboard (x, y or the element clicked to focus first), newlines as Enter. confirmed when the field's text is read back; typing into a field that was not empty says what it holds now. A cancelled call stops at once and reports how many characters went out.",
   group: "input",
   input: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),

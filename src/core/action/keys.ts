@@ -125,6 +125,19 @@ async function textReadback(
   return { effect: "unverifiable", after };
 }
 
+/**
+ * What an accessibility insert did with newlines: they go in as characters, which the
+ * toolkit may treat unlike the Enter key (Writer: a line break inside the paragraph, not a
+ * new paragraph; a one-line field: dropped or kept, never "activate").
+ */
+function newlineNote(text: string): string {
+  const count = text.match(/\r\n|\r|\n/g)?.length ?? 0;
+  if (count === 0) return "";
+  return `; its ${count} newline${count === 1 ? " went" : "s went"} in as newline characters, not Enter ` +
+    `(an editor may make them line breaks inside a paragraph): for Enter, press_key "Return", or type ` +
+    `without element_token (the window's keys)`;
+}
+
 /** Longest part of a field's text quoted in a type_text result. */
 const FIELD_QUOTE = 80;
 
@@ -230,7 +243,7 @@ async function keysLadder(
         ...inserted.outcome,
         summary: `inserted ${[...input.text].length} characters into ${element.platformRole} ${
           JSON.stringify(element.label)
-        } through accessibility${fieldNote(inserted.before, inserted.after)}`,
+        } through accessibility${newlineNote(input.text)}${fieldNote(inserted.before, inserted.after)}`,
       }, { changed: "unverifiable", noop: { target: "pixel", reason: "suspected_noop" } });
     }
   }
