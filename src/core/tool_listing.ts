@@ -7,7 +7,7 @@
  * `structuredContent` against. `describe` and `manifest` print the full schemas.
  *
  * Profiles choose which tools are listed: `all` (every tool but the legacy ones, which
- * `legacy: true` adds back) or `core`, the dozen tools most agents need. Unlisted tools
+ * `legacy: true` adds back) or `core`, the tools most agents need ({@linkcode CORE_TOOLS}). Unlisted tools
  * can still be called.
  *
  * @module
