@@ -19,23 +19,14 @@ const POLL_MS = 50;
 export default defineTool({
   name: "kill_app",
   title: "Kill app",
-  description:
-    "End a process by pid: its windows are asked to close (as their close buttons do; SIGTERM when it has none), " +
-    "then SIGKILL if it has not quit within timeout_ms (default 5000) or at once with force:true. " +
-    "In the standard permission mode only processes this driver launched with launch_app can be ended.",
+  description: "End a process by pid: its windows asked to close (else SIGTERM), SIGKILL after timeout_ms " +
+    "(5000) or at once with force. Standard mode: only what launch_app began.",
   group: "apps",
   input: z.strictObject({
     pid: pidParam,
-    force: z.boolean().default(false).describe("SIGKILL at once, without asking the app to quit"),
-    timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS).describe(
-      "How long the app has to quit after it is asked to, before SIGKILL (default 5000)",
-    ),
+    force: z.boolean().default(false),
+    timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS),
     session: sessionParam,
-  }),
-  output: z.object({
-    pid: z.number(),
-    ended: z.enum(["quit", "killed"]).describe("quit: it ended itself when asked; killed: SIGKILL"),
-    forced: z.boolean(),
   }),
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   risk: "r3",

@@ -22,7 +22,7 @@ export default defineTool({
   name: "launch_app",
   title: "Launch app",
   description:
-    "Launch an app by launch_path (one program: a path, a name on PATH, a .desktop file or a launch_path from list_apps; never split or run by a shell; arguments only in additional_arguments), name (from list_apps) or urls (xdg-open), without fronting anything on purpose; waits up to 3 s for its first window (60 s for the app behind a launcher; active says whether the window manager activated it). launch_refused in every mode: programs that signal processes (use kill_app) or run command strings (shells, env, sudo, -e, -c), and browser debugging flags (use browser_prepare).",
+    "Launch an app by launch_path (one program, never split or run by a shell; arguments only in additional_arguments), name (from list_apps) or urls (xdg-open), fronting nothing on purpose; waits up to 3 s for its first window (60 s behind a launcher). active: the window manager activated it. launch_refused in every mode: programs that signal processes (use kill_app) or run command strings (shells, env, sudo, -e, -c), and browser debugging flags (use browser_prepare).",
   group: "apps",
   input: z.strictObject({
     launch_path: z.string().min(1).max(4096).optional().describe(

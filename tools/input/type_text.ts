@@ -17,12 +17,12 @@ export default defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type any Unicode text. element_token of an editable field (background delivery): inserted at the caret through accessibility where the toolkit takes it (newlines go in as newline characters, which an editor may make line breaks rather than Enter; the result says so). Otherwise typed on the keyboard (x, y or the element clicked to focus first), newlines as Enter. confirmed when the field's text is read back; typing into a field that was not empty says what it holds now. A cancelled call stops at once and reports how many characters went out.",
+    "Type any Unicode text. element_token (background): inserted by accessibility, newlines as characters (the result says so). Else keys (x, y or element clicked first), newlines Enter. confirmed when the field's text is read back. Cancelled: stops at once, says how many characters were sent.",
   group: "input",
   input: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),
     delay_ms: z.number().int().min(0).max(1000).optional().describe(
-      "Delay between keystrokes (default none); characters x delay_ms stays under a minute",
+      "Delay between keystrokes; characters x delay_ms < 60 s",
     ),
     ...keyTargetFields,
   }).refine((args) => [...args.text].length * (args.delay_ms ?? 0) <= MAX_PACED_MS, {
