@@ -151,6 +151,14 @@ Deno.test({
       const notes = (read.state.elements as Structured[]).find((e) => e.label === "Notes");
       assert.equal(notes?.value, "two words");
 
+      // A query look at the same window leaves the tokens already in hand valid.
+      const looked = await driver.ok("get_window_state", {
+        pid: app.pid,
+        window_id: app.main,
+        include_screenshot: false,
+        query: "Notes",
+      });
+      assert.deepEqual(looked.invalidated_snapshot_ids, []);
       const typed = await driver.call("type_text", { element_token: read.field.element_token, text: " v2" });
       const summary = textOf(typed);
       const changed = await waitFor("the app's text", () => {

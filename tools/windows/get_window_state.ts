@@ -28,7 +28,7 @@ export default defineTool({
   name: "get_window_state",
   title: "Get window state",
   description:
-    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to one line: expand:["h3"] or query lists them. Replaces the window\'s previous tokens.',
+    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to one line: expand:["h3"] or query lists them. Without query, replaces the window\'s tokens.',
   group: "windows",
   input: z.strictObject({
     pid: pidParam,
@@ -129,6 +129,8 @@ export default defineTool({
       })),
       snapshotId,
       ctx.session.id,
+      // A query shows part of the tree: the tokens already in hand stay valid.
+      Boolean(args.query?.trim()),
     );
     const truncated = tree.truncated || shaped.truncated;
     // The window's size when the back end counted past the budget, else what was read.

@@ -8,7 +8,7 @@ export default defineTool({
   name: "list_windows",
   title: "List windows",
   description:
-    "Top-level windows, untitled and off-screen ones too, with owner pid, title, transient_for (dialog owner), bounds in screen points, z_index (higher is nearer the front).",
+    "Top-level windows, untitled and off-screen ones too, with owner pid, title, transient_for, bounds in screen points, z_index (higher is nearer the front).",
   group: "windows",
   input: z.strictObject({
     pid: z.number().int().min(1).optional().describe("Only windows of this process"),
