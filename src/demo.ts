@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { launcherPath } from "./kernel/build_info.ts";
 import type { ToolRegistry } from "./kernel/registry.ts";
 import type { ToolResult } from "./kernel/result.ts";
 import type { ParsedArgs } from "./transports/cli/args.ts";
@@ -14,6 +15,17 @@ const DEFAULT_APP = "gtk3-widget-factory";
 const WINDOW_WAIT_MS = 60_000;
 
 type Window = { window_id: number; title: string };
+
+/**
+ * The MCP client configuration that starts this installation: its launcher's absolute path
+ * (`cua-driver` is on PATH only after `npm install -g .`).
+ */
+export function mcpConfigLine(): string {
+  const command = launcherPath();
+  return `\nAn MCP client starts this driver with:\n${
+    JSON.stringify({ mcpServers: { "cua-driver": { command, args: ["mcp"] } } })
+  }\n(${command} is the cua-driver command of this clone; "npm install -g ." puts cua-driver on PATH.)`;
+}
 
 /** Polls list_windows until the process shows a window on screen, or WINDOW_WAIT_MS passes. */
 async function waitForWindow(registry: ToolRegistry, lease: string, pid: number): Promise<Window[]> {
@@ -123,6 +135,7 @@ export async function runDemo(registry: ToolRegistry, args: ParsedArgs): Promise
 
     await call("kill_app", { pid });
     console.log("\nDemo finished.");
+    console.log(mcpConfigLine());
     return 0;
   } catch (error) {
     console.error(`\ncua-driver demo: ${(error as Error).message}`);

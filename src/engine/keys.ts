@@ -112,10 +112,10 @@ async function textReadback(
   before: string | null,
   input: KeyInput,
   watch: AxWatch | null = null,
-): Promise<Pick<Outcome, "effect" | "evidence">> {
+): Promise<Pick<Outcome, "effect" | "evidence"> & { after?: string | null }> {
   if (ref === null || before === null) return { effect: "unverifiable" };
   const expected = input.kind === "text" ? lineFeeds(input.text) : null;
-  const { changed } = await waitForChange(
+  const { changed, after } = await waitForChange(
     () => readText(ctx, ref),
     before,
     (after) =>
@@ -124,8 +124,42 @@ async function textReadback(
     input.kind === "text" ? Math.max(800, 300 + 8 * characters(input.text)) : 300,
     watch,
   );
-  if (changed) return { effect: "confirmed", evidence: ["value_readback"] };
-  return { effect: "unverifiable" };
+  if (changed) return { effect: "confirmed", evidence: ["value_readback"], after };
+  return { effect: "unverifiable", after };
+}
+
+/**
+ * What an accessibility insert did with newlines: they go in as characters, which the
+ * toolkit may treat unlike the Enter key (Writer: a line break inside the paragraph, not a
+ * new paragraph; a one-line field: dropped or kept, never "activate").
+ */
+function newlineNote(text: string): string {
+  const count = text.match(/\r\n|\r|\n/g)?.length ?? 0;
+  if (count === 0) return "";
+  return `; its ${count} newline${count === 1 ? " went" : "s went"} in as newline characters, not Enter ` +
+    `(an editor may make them line breaks inside a paragraph): for Enter, press_key "Return", or type ` +
+    `without element_token (the window's keys)`;
+}
+
+/** Longest part of a field's text quoted in a type_text result. */
+const FIELD_QUOTE = 80;
+
+function quoteField(text: string): string {
+  const chars = [...text];
+  return chars.length <= FIELD_QUOTE
+    ? JSON.stringify(text)
+    : `${JSON.stringify(chars.slice(0, FIELD_QUOTE).join(""))}...(${chars.length} characters)`;
+}
+
+/**
+ * What a type_text result says of a field that was not empty: typing adds to its text,
+ * so the agent reads what it holds now and how to replace it instead.
+ */
+export function fieldNote(before: string | null, after: string | null | undefined): string {
+  if (before === null || before === "") return "";
+  const now = after === undefined || after === null ? "" : `; it holds ${quoteField(after)} now`;
+  return `; the field already held ${quoteField(before)}, and the text was added to it${now}` +
+    ` (to replace it instead: set_value, or hotkey ctrl+a before typing)`;
 }
 
 /**
@@ -154,9 +188,10 @@ async function keysVerdict(
       summary: `${base.summary}; the window shows the typed text`,
     };
   }
-  const readback = await textReadback(ctx, field.ref, field.before, input, field.watch);
+  const { after, ...readback } = await textReadback(ctx, field.ref, field.before, input, field.watch);
   const fieldMissed = input.kind === "text" && field.ref !== null && field.before !== null;
-  return await judged(witness, { ...base, ...readback }, {
+  const note = input.kind === "text" ? fieldNote(field.before, after) : "";
+  return await judged(witness, { ...base, ...readback, summary: base.summary + note }, {
     changed: fieldMissed ? "unverifiable" : "confirmed",
     noop,
   });
@@ -215,7 +250,7 @@ async function keysLadder(
         ...inserted.outcome,
         summary: `inserted ${[...input.text].length} characters into ${element.platformRole} ${
           JSON.stringify(element.label)
-        } through accessibility`,
+        } through accessibility${newlineNote(input.text)}${fieldNote(inserted.before, inserted.after)}`,
       }, { changed: "unverifiable", noop: { target: "pixel", reason: "suspected_noop" } });
     }
   }
@@ -381,7 +416,9 @@ async function insertIntoElement(
   scope: WitnessScope,
   ref: unknown,
   text: string,
-): Promise<{ outcome: Omit<Outcome, "summary">; witness: Witness } | null> {
+): Promise<
+  { outcome: Omit<Outcome, "summary">; witness: Witness; before: string; after: string | null } | null
+> {
   const before = await readText(ctx, ref);
   if (before === null) return null;
   const caret = await ctx.backend.accessibility.caretOffset(ref);
@@ -399,7 +436,7 @@ async function insertIntoElement(
   const chars = [...before];
   const expected = [...chars.slice(0, offset), ...text, ...chars.slice(offset)].join("");
   // Compared as the control stores line ends (CR LF in a Windows edit, CR in a rich edit).
-  const { changed } = await waitForChange(
+  const { changed, after } = await waitForChange(
     () => readText(ctx, ref),
     before,
     (after) => after !== null && lineFeeds(after) === lineFeeds(expected),
@@ -411,6 +448,8 @@ async function insertIntoElement(
   };
   return {
     witness,
+    before,
+    after,
     outcome: changed
       ? { ...outcome, effect: "confirmed", evidence: ["value_readback"] }
       : { ...outcome, effect: "unverifiable" },

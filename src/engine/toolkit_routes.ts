@@ -115,9 +115,10 @@ const DROPS: Partial<Record<Toolkit, Partial<Record<"pointer" | "keyboard", Drop
     },
     keyboard: {
       app: "a Firefox window",
-      why: "Firefox takes no input from a second keyboard",
+      why: "Firefox takes no input from a second keyboard and ignores accessibility text inserts",
       hint:
-        `${FOREGROUND}; to type into a field, pass its element_token (text goes in through accessibility)`,
+        `${FOREGROUND}, with the field's element_token or x, y (the field is clicked to focus, then typed ` +
+        "on the keyboard); the page rung (browser_type) drives Chromium pages only",
     },
   },
 };

@@ -56,6 +56,8 @@ export function registerObservation(
     }),
     snapshotId,
     ctx.session.id,
+    // A query shows part of the tree: the tokens already in hand stay valid.
+    Boolean(options.query?.trim()),
   );
   return { snapshot, invalidated, shaped };
 }

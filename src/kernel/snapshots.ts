@@ -65,7 +65,9 @@ export class SnapshotStore {
   readonly #goneWhy = new Map<string, string>();
 
   /**
-   * Registers a new snapshot of a window and returns it with the ids it replaced.
+   * Registers a new snapshot of a window and returns it with the ids it replaced. With
+   * `keepPrevious` (a filtered look, which shows part of the same tree) the window's earlier
+   * snapshots stay valid beside it, within the per-pid bound.
    */
   register<Ref>(
     pid: number,
@@ -73,11 +75,12 @@ export class SnapshotStore {
     elements: readonly SnapshotElement<Ref>[],
     id: string = this.reserveId(),
     sessionId = "",
+    keepPrevious = false,
   ): { snapshot: Snapshot<Ref>; invalidated: string[] } {
     const snapshot: Snapshot<Ref> = { id, pid, windowId, sessionId, elements, createdAt: Date.now() };
     const invalidated: string[] = [];
     for (const [oldId, old] of this.#byId) {
-      if (old.windowId === windowId && old.sessionId === sessionId) {
+      if (!keepPrevious && old.windowId === windowId && old.sessionId === sessionId) {
         this.#byId.delete(oldId);
         this.#gone(oldId, `a newer get_window_state of window ${windowId} (${id}) replaced it`);
         invalidated.push(oldId);

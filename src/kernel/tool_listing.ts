@@ -7,8 +7,8 @@
  * `structuredContent` against. `describe` and `manifest` print the full schemas.
  *
  * Profiles choose which tools are listed: `all` (every tool but the legacy ones, which
- * `legacy: true` adds back) or `core`, the dozen tools most agents need. Unlisted tools
- * can still be called. The vocabulary profiles (`anthropic`, `openai`) serve another set of
+ * `legacy: true` adds back) or `core`, the tools most agents need ({@linkcode CORE_TOOLS}). Unlisted
+ * tools can still be called. The vocabulary profiles (`anthropic`, `openai`) serve another set of
  * tools, a model vendor's own names and shapes, chosen where the tools are (`tools/profiles.ts`):
  * a registry built for one lists every tool it holds.
  *

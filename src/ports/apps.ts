@@ -80,6 +80,10 @@ export interface AppBackend {
   launch(request: LaunchRequest): Promise<LaunchResult>;
   /** Force-terminates a process. */
   kill(pid: number): Promise<void>;
+  /** The exit code of a process launch() started, once it has exited; null while unknown. */
+  exitCode?(pid: number): Promise<number | null>;
+  /** Asks a process to end (SIGTERM: it may save and clean up first). Absent where the platform cannot. */
+  terminate?(pid: number): Promise<void>;
   /** True while the process exists and is not a zombie. */
   isAlive(pid: number): Promise<boolean>;
   /** Start time of a process, to detect pid reuse; null if unknown. */

@@ -11,7 +11,13 @@ export interface WindowInfo {
   windowId: number;
   pid: number | null;
   appName: string;
+  /** The window's title; "" for an untitled window (listed all the same). */
   title: string;
+  /**
+   * The window this one is a transient dialog of (X11 `WM_TRANSIENT_FOR`); null for a
+   * window of its own; absent where the platform does not tell.
+   */
+  transientFor?: number | null;
   /** Client area in screen points (WM decorations excluded). */
   bounds: Rect;
   isOnScreen: boolean;
@@ -46,4 +52,9 @@ export interface WindowBackend {
   activate(windowId: number): Promise<{ priorActive: number | null }>;
   /** Requests a new client-area frame; the caller reads back the result. */
   setFrame(windowId: number, frame: Rect): Promise<void>;
+  /**
+   * Asks a window to close the way its close button does (the app may ask to save
+   * first); false when the window no longer exists. Absent where the platform cannot.
+   */
+  close?(windowId: number): Promise<boolean>;
 }

@@ -100,3 +100,59 @@ Deno.test({
     }
   },
 });
+
+/** Names of every window on the X server, from xwininfo (an independent reader). */
+async function windowNames(): Promise<string[]> {
+  const tree = await x("xwininfo", "-root", "-tree");
+  return [...tree.matchAll(/^\s+0x[0-9a-f]+ "([^"]*)"/gm)].map((m) => m[1]);
+}
+
+Deno.test({
+  name: "kill_app lets LibreOffice quit, so its next start shows no Document Recovery",
+  ignore: ignoreWithoutDesktop() || !onPath("soffice"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "cua-libreoffice-" });
+    await using driver = await startTestDriver();
+    const pids: number[] = [];
+    try {
+      const profile = await libreOfficeProfile(dir);
+      const document = `${dir}/notes.txt`;
+      await Deno.writeTextFile(document, "kept as it is\n");
+      // No --norestore: a start after an unclean end offers Document Recovery.
+      const launched = await driver.call("launch_app", {
+        launch_path: "soffice",
+        additional_arguments: [profile, "--writer", "--nologo", document],
+      }, 120_000);
+      assert.equal(launched.isError, undefined, JSON.stringify(launched.structuredContent));
+      const pid = (launched.structuredContent as { pid: number }).pid;
+      pids.push(pid);
+      await waitFor("the document's window", async () => {
+        return (await windowNames()).some((name) => name.includes("notes.txt")) ? true : null;
+      }, 60_000);
+
+      const killed = await driver.call("kill_app", { pid }, 30_000);
+      assert.equal(killed.isError, undefined, JSON.stringify(killed.structuredContent));
+      assert.equal((killed.structuredContent as { ended: string }).ended, "quit");
+      await waitFor("soffice.bin to exit", async () => (await stat(pid)) === null ? true : null, 10_000);
+
+      const again = await driver.call("launch_app", {
+        launch_path: "soffice",
+        additional_arguments: [profile, "--writer", "--nologo"],
+      }, 120_000);
+      assert.equal(again.isError, undefined, JSON.stringify(again.structuredContent));
+      pids.push((again.structuredContent as { pid: number }).pid);
+      // LibreOffice offers recovery before it opens the new document: wait for either.
+      const names = await waitFor("Writer or Document Recovery", async () => {
+        const names = await windowNames();
+        return names.some((n) => /Document Recovery|Untitled 1 - LibreOffice Writer/.test(n)) ? names : null;
+      }, 60_000);
+      assert.ok(!names.some((n) => /Recovery/.test(n)), `windows: ${JSON.stringify(names)}`);
+    } finally {
+      for (const pid of pids) await driver.call("kill_app", { pid, force: true });
+      await killRunningOn(dir);
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});

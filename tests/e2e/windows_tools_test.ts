@@ -372,7 +372,12 @@ Deno.test({
         y: 40,
         swatch: "#2d5be3",
       });
-      const result = await driver.call("get_window_state", { pid: dark.pid, window_id: dark.xid });
+      // Mapped is not painted yet on a loaded machine: the first captures may be black.
+      const result = await waitFor("the window without AT-SPI painted in its capture", async () => {
+        const read = await driver.call("get_window_state", { pid: dark.pid, window_id: dark.xid });
+        const [px, py] = swatchPoints(dark).inside[0];
+        return sameColour(pixelAt(pngOf(read), px, py), parseColour(dark.swatch)) ? read : null;
+      }, 15_000);
       const snapshot = result.structuredContent as Structured;
       assert.equal(snapshot.degraded, true);
       assert.deepEqual(snapshot.elements, []);

@@ -17,12 +17,12 @@ export default defineTool({
   name: "type_text",
   title: "Type text",
   description:
-    "Type any Unicode text (newlines are Enter). element_token of an editable field: inserted at the caret through accessibility. x, y: clicked to focus, then typed on the private keyboard. confirmed when the field's text is read back. Cancelled, it stops at once and says how many characters went out.",
+    "Type any Unicode text. element_token (background): inserted by accessibility, newlines as characters (the result says so). Else keys (x, y or element clicked first), newlines Enter. confirmed when the field's text is read back. Cancelled: stops at once, says what was sent.",
   group: "input",
   input: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT).describe(`Up to ${MAX_TEXT} characters`),
     delay_ms: z.number().int().min(0).max(1000).optional().describe(
-      "Delay between keystrokes, typed even into an element_token (default none); characters x delay_ms < 1 min",
+      "Delay between keystrokes, also into an element_token; characters x delay_ms < 60 s",
     ),
     ...keyTargetFields,
   }).refine((args) => [...args.text].length * (args.delay_ms ?? 0) <= MAX_PACED_MS, {

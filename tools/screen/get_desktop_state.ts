@@ -27,7 +27,8 @@ export default defineTool({
       window_id: z.number(),
       pid: z.number().nullable(),
       app_name: z.string(),
-      title: z.string(),
+      title: z.string().describe('"" for an untitled window'),
+      transient_for: z.number().nullable().describe("window_id of the window this one is a dialog of"),
       bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
     })),
   }),
@@ -53,6 +54,7 @@ export default defineTool({
       pid: w.pid,
       app_name: w.appName,
       title: w.title,
+      transient_for: w.transientFor ?? null,
       bounds: w.bounds,
     }));
     const structured: Record<string, unknown> = {

@@ -11,7 +11,10 @@ export const WindowRecord = z.object({
   window_id: z.number(),
   pid: z.number().nullable(),
   app_name: z.string(),
-  title: z.string(),
+  title: z.string().describe('"" for an untitled window'),
+  transient_for: z.number().nullable().describe(
+    "window_id of the window this one is a dialog of; null for a window of its own or when unknown",
+  ),
   bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
   is_on_screen: z.boolean(),
   z_index: z.number().int().nullable().describe(
@@ -33,6 +36,7 @@ export function windowRecord(w: WindowInfo): z.infer<typeof WindowRecord> {
     pid: w.pid,
     app_name: w.appName,
     title: w.title,
+    transient_for: w.transientFor ?? null,
     bounds: { ...w.bounds },
     is_on_screen: w.isOnScreen,
     z_index: w.zIndex,
@@ -45,7 +49,8 @@ export function windowRecord(w: WindowInfo): z.infer<typeof WindowRecord> {
 export function windowLine(w: WindowInfo): string {
   const b = w.bounds;
   return `[window_id=${w.windowId}] pid=${w.pid ?? "?"} ${
-    JSON.stringify(w.title)
+    w.title === "" ? '"" (untitled)' : JSON.stringify(w.title)
   } ${b.width}x${b.height}+${b.x}+${b.y}` +
+    (w.transientFor ? ` dialog of window_id=${w.transientFor}` : "") +
     (w.isOnScreen ? "" : " (hidden)");
 }

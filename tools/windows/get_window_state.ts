@@ -31,16 +31,16 @@ export default defineTool({
   name: "get_window_state",
   title: "Get window state",
   description:
-    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to a line: expand:["h3"] or query lists them. Replaces the window\'s previous tokens.',
+    'Tree and screenshot of a window in one call. Text: an outline with [index] per actionable element; structured: elements with element_token, frame (screen points), center (screenshot pixels). Off-screen subtrees (closed menus) fold to a line: expand:["h3"] or query lists them. Without query, replaces the window\'s tokens.',
   group: "windows",
   input: z.strictObject({
     pid: pidParam,
     window_id: windowIdParam,
     session: sessionParam,
-    include_screenshot: z.boolean().default(true).describe("Default true; false returns the tree only"),
+    include_screenshot: z.boolean().default(true).describe("false: the tree only"),
     screenshot_out_file: screenshotOutFileParam,
     query: z.string().optional().describe(
-      "Case-insensitive filter (folded lines too); matches keep their ancestors",
+      "Case-insensitive filter (folded lines too), with ancestors",
     ),
     expand: z.union([z.array(z.string()), z.literal("all")]).optional().describe(
       'Folded groups to list in full ("h1", ...), or "all"',

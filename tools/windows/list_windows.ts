@@ -8,12 +8,12 @@ export default defineTool({
   name: "list_windows",
   title: "List windows",
   description:
-    "Top-level windows, off-screen ones too (minimized, other desktop), with owner pid, title, bounds in screen points and z_index (higher is nearer the front; null without stacking).",
+    "Top-level windows, untitled and off-screen ones too, with owner pid, title, transient_for, bounds in screen points, z_index (higher is nearer the front).",
   group: "windows",
   input: z.strictObject({
     pid: z.number().int().min(1).optional().describe("Only windows of this process"),
     on_screen_only: z.boolean().default(false).describe(
-      "Only windows that are currently mapped and viewable",
+      "Only mapped, viewable windows",
     ),
   }),
   output: z.object({ windows: z.array(WindowRecord) }),

@@ -162,6 +162,34 @@ export class LinuxApps implements AppBackend {
     await this.#launcher.reaped(pid, REAP_WAIT_MS);
   }
 
+  /**
+   * Sends SIGTERM to `pid` (and to the app a launcher runs), which an app may answer by
+   * saving and cleaning up. Nothing for a pid that is gone already.
+   *
+   * @throws {DriverError} `permission_denied` for pid ≤ 1 or the driver itself.
+   */
+  async terminate(pid: number): Promise<void> {
+    if (!Number.isSafeInteger(pid) || pid <= 1 || pid === Deno.pid) {
+      throw new DriverError("permission_denied", `Refusing to terminate pid ${pid}`, {
+        hint: "pass the pid of an app, not init or the driver",
+      });
+    }
+    const launched = await launchedAppName(pid);
+    const apps = launched ? await childrenNamed(pid, launched) : [];
+    for (const target of [...apps, pid]) {
+      try {
+        Deno.kill(target, "SIGTERM");
+      } catch {
+        // Gone already (or not ours to signal: the force kill that follows says so).
+      }
+    }
+  }
+
+  /** See {@linkcode Launcher.exitCode}. */
+  exitCode(pid: number): Promise<number | null> {
+    return Promise.resolve(this.#launcher.exitCode(pid));
+  }
+
   /** True while `pid` exists and is neither a zombie nor dead. */
   isAlive(pid: number): Promise<boolean> {
     return proc.isAlive(pid);

@@ -365,6 +365,12 @@ async function chooseDesktop(options: LinuxBackendOptions): Promise<ChosenDeskto
     log: Deno.env.get("CUA_LOG") === "debug" ? options.log : undefined,
   });
   options.log?.(`started embedded desktop ${desktop.display}`);
+  if (options.oneShot) {
+    options.log?.(
+      "this private desktop, and every app started on it, ends with this call: for several calls on one " +
+        'desktop run "cua-driver serve &" and then "cua-driver call <tool> [JSON]" (or one "cua-driver mcp")',
+    );
+  }
   return { desktop, found: null, asIs: false };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Top-level windows on X11 through EWMH: listing in stacking order, activation
+ * Top-level windows on X11 through EWMH: listing in stacking order (untitled windows and
+ * transient dialogs with their owner included), activation, closing
  * with a real server timestamp, and frame requests.
  *
  * @module
@@ -36,7 +37,9 @@ export class X11Windows implements WindowBackend {
     const windows: WindowInfo[] = [];
     ids.forEach((id, position) => {
       const info = describe(conn, id, stacked ? position : null);
-      if (info && info.title.trim() !== "") windows.push(info);
+      // The window manager's client list holds only managed top-level windows, untitled
+      // dialogs among them; the root's raw children also hold unnamed helper windows.
+      if (info && (mapping || info.title.trim() !== "")) windows.push(info);
     });
     return Promise.resolve(windows);
   }
@@ -93,6 +96,26 @@ export class X11Windows implements WindowBackend {
     return { priorActive };
   }
 
+  /**
+   * Asks a window to close as its close button does: ICCCM `WM_DELETE_WINDOW` to the
+   * client when it takes it (the app decides: it may ask to save first), else EWMH
+   * `_NET_CLOSE_WINDOW` to the window manager. False when the window no longer exists.
+   */
+  close(windowId: number): Promise<boolean> {
+    const conn = this.connection();
+    const window = BigInt(windowId);
+    if (!conn.windowAttributes(window)) return Promise.resolve(false);
+    const time = serverTime(conn);
+    const deleteWindow = conn.atom("WM_DELETE_WINDOW");
+    if (getLongs(conn, window, "WM_PROTOCOLS")?.includes(deleteWindow)) {
+      sendRootClientMessage(conn, window, "WM_PROTOCOLS", [deleteWindow, time], window);
+    } else {
+      sendRootClientMessage(conn, window, "_NET_CLOSE_WINDOW", [time, 2n]);
+    }
+    conn.flush();
+    return Promise.resolve(true);
+  }
+
   /** Asks the WM to move and resize the client area (`_NET_MOVERESIZE_WINDOW`, static gravity). */
   setFrame(windowId: number, frame: Rect): Promise<void> {
     const conn = this.connection();
@@ -116,11 +139,13 @@ export function describe(conn: XConnection, id: bigint, zIndex: number | null): 
   if (!origin) return null;
   const [instance, klass] = windowClass(conn, id);
   const pid = getCardinal(conn, id, "_NET_WM_PID");
+  const owner = getLongs(conn, id, "WM_TRANSIENT_FOR")?.[0];
   return {
     windowId: Number(id),
     pid: pid ? Number(pid) : null,
     appName: klass || instance,
     title: windowTitle(conn, id),
+    transientFor: owner && owner !== conn.root ? Number(owner) : null,
     bounds: { x: origin.x, y: origin.y, width: attributes.rect.width, height: attributes.rect.height },
     isOnScreen: attributes.mapState === X.IsViewable,
     zIndex,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ToolCatalog } from "../../kernel/registry.ts";
+import { CORE_TOOLS } from "../../kernel/tool_listing.ts";
 import { VERSION } from "../../version.ts";
 import { PERMISSIONS_SUBCOMMANDS } from "./permissions.ts";
 
@@ -56,10 +57,10 @@ Options:
   --grant existing-profile
                           Standard mode: allow attaching to an existing browser profile
   --tools all|core|anthropic|openai
-                          Which tools tools/list (and list-tools) shows: all (default) or the dozen most agents
-                          need (unlisted tools can still be called); anthropic serves instead exactly the members
-                          of Anthropic's computer_toolset_20260801, openai OpenAI's computer tool (an action
-                          batch). Env: CUA_DRIVER_TOOLS
+                          Which tools tools/list (and list-tools) shows: all (default) or the ${CORE_TOOLS.length} most
+                          agents need (unlisted tools can still be called); anthropic serves instead exactly the
+                          members of Anthropic's computer_toolset_20260801, openai OpenAI's computer tool (an
+                          action batch). Env: CUA_DRIVER_TOOLS
   --legacy-tools          Also list the compatibility tools (page, escalate_session, get_session_state).
                           Env: CUA_DRIVER_LEGACY_TOOLS=1
   --socket PATH           The daemon socket for serve, call, status, stop and mcp --socket
@@ -162,8 +163,30 @@ export function manifest(
   };
 }
 
-/** The first sentence of a description, for list-tools. */
+/** Abbreviations whose period ends no sentence. */
+const ABBREVIATIONS = /\b(?:e\.g|i\.e|etc|vs|cf)\.$/i;
+
+/**
+ * The first sentence of a description, for list-tools: up to the first period that is
+ * followed by a space (or the end), outside brackets, parentheses and quotes, and not an
+ * abbreviation's ("e.g."), so a summary is never cut mid-phrase.
+ */
 export function firstSentence(text: string): string {
-  const end = text.search(/\.(\s|$)/);
-  return end >= 0 ? text.slice(0, end + 1) : text;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"') quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    else if (
+      c === "." && depth === 0 && (i + 1 === text.length || /\s/.test(text[i + 1])) &&
+      !ABBREVIATIONS.test(text.slice(0, i + 1))
+    ) {
+      return text.slice(0, i + 1);
+    }
+  }
+  return text;
 }

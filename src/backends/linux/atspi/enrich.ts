@@ -1,6 +1,7 @@
 /**
  * The per-object details `Cache.GetItems` leaves out: screen extents, action names,
- * numeric values and the text of unnamed text objects. Every call for every object is
+ * numeric values, and the text of unnamed text objects and of editable fields (a field's
+ * name is its label, not what it holds); a password field's text is never read. Every call for every object is
  * issued at once and pipelined on one connection; follow-up calls (text after its
  * length) go out as their first answer arrives.
  *
@@ -11,6 +12,7 @@ import type { ActionNameCache } from "./action_cache.ts";
 import type { AtspiCaller } from "./atspi_bus.ts";
 import { CoordType, Iface } from "./interfaces.ts";
 import type { RawNode } from "./raw_node.ts";
+import { Role } from "./roles.ts";
 import { hasState, State } from "./states.ts";
 
 /** Longest text read for a node, in characters (matches cua-driver). */
@@ -34,6 +36,11 @@ const NO_DETAILS: NodeDetails = Object.freeze({
 export interface OnScreen {
   onScreen: ReadonlySet<string>;
   frames: ReadonlyMap<string, Rect | null>;
+}
+
+/** An editable field: what it holds is its value, whatever its name. */
+function editable(node: RawNode): boolean {
+  return hasState(node.states, State.EDITABLE);
 }
 
 /** Counts of calls that failed, for diagnostics; a timeout usually means a hung app. */
@@ -163,7 +170,7 @@ export class DetailFetcher {
     let value: Promise<string | null> | null = null;
     if (has(Iface.VALUE)) {
       value = guard(bus.property(app, node.path, Iface.VALUE, "CurrentValue")).then(formatValue);
-    } else if (has(Iface.TEXT) && node.name === "") {
+    } else if (has(Iface.TEXT) && node.role !== Role.PASSWORD_TEXT && (node.name === "" || editable(node))) {
       value = guard(bus.property(app, node.path, Iface.TEXT, "CharacterCount")).then((count) =>
         typeof count === "number" && count > 0
           ? guard(bus.call(app, node.path, Iface.TEXT, "GetText", "ii", [0, Math.min(count, MAX_TEXT_CHARS)]))

@@ -151,6 +151,7 @@ export const Role = {
   DIALOG: 16,
   FILE_CHOOSER: 19,
   FRAME: 23,
+  PASSWORD_TEXT: 40,
   TOOL_TIP: 64,
   WINDOW: 69,
   APPLICATION: 75,

@@ -106,13 +106,15 @@ export function windowClass(connection: XConnection, window: bigint): [string, s
 }
 
 /**
- * Sends a format-32 client message to the root window, as EWMH requests are sent.
+ * Sends a format-32 client message to the root window, as EWMH requests are sent (or,
+ * with `to`, to that window itself, as ICCCM protocol messages are sent).
  */
 export function sendRootClientMessage(
   connection: XConnection,
   window: bigint,
   messageType: string,
   data: readonly bigint[],
+  to?: bigint,
 ): void {
   const event = new Uint8Array(192);
   const view = new DataView(event.buffer);
@@ -127,9 +129,9 @@ export function sendRootClientMessage(
   connection.trap(() =>
     x11.symbols.XSendEvent(
       connection.unsafeDisplay(),
-      connection.root,
+      to ?? connection.root,
       X.False,
-      X.SubstructureRedirectMask | X.SubstructureNotifyMask,
+      to === undefined ? X.SubstructureRedirectMask | X.SubstructureNotifyMask : X.NoEventMask,
       event,
     )
   );

@@ -309,7 +309,8 @@ export class Launcher {
     child.unref();
     const pid = child.pid;
     // Awaiting the status reaps the child when it exits, so it never lingers as a zombie.
-    const exited = child.status.then(() => {}, () => {}).finally(() => this.#children.delete(pid));
+    const exited = child.status.then((status) => this.#remember(pid, status.code), () => {})
+      .finally(() => this.#children.delete(pid));
     this.#children.set(pid, exited);
     // A launcher (LibreOffice's oosplash) is not the app: report the process that owns the windows.
     const app = await realAppPid(pid, this.#childEnv().DISPLAY);
@@ -335,6 +336,20 @@ export class Launcher {
 
   #childEnv(): Record<string, string> {
     return { ...this.#options.env, ...ACCESSIBILITY_ENV };
+  }
+
+  /** Exit codes of children that exited, newest last (a few: enough for the launch that asks). */
+  readonly #exitCodes = new Map<number, number>();
+
+  #remember(pid: number, code: number): void {
+    this.#exitCodes.delete(pid);
+    this.#exitCodes.set(pid, code);
+    if (this.#exitCodes.size > 64) this.#exitCodes.delete(this.#exitCodes.keys().next().value!);
+  }
+
+  /** The exit code of a child this launcher started, once it has exited; null otherwise. */
+  exitCode(pid: number): number | null {
+    return this.#exitCodes.get(pid) ?? null;
   }
 
   /** True when `pid` is a child this launcher started that has not been reaped yet. */
