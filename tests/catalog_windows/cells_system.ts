@@ -368,10 +368,15 @@ export function systemCells(): WinCell[] {
         // The sentinel moves over the middle of notepad's edit after the observation.
         const [cx, cy] = [Math.round(edit.x + edit.width / 2), Math.round(edit.y + edit.height / 2)];
         place(w.sentinel.windowId, { x: cx - 100, y: cy - 80, width: 240, height: 200 });
-        return [{ tool: "type_text", args: { ...notepadTarget(w), ...at, text: "must not land" } }];
+        // Reached through the edit under the point (issue 27's covered-point route), not the covering window.
+        return [{ tool: "type_text", args: { ...notepadTarget(w), ...at, text: "under the cover" } }];
       },
-      oracle: text("notepad's text unchanged", (w) => w.edit, (b, a) => a === b),
-      expect: { kind: "refused", code: "background_unavailable" },
+      oracle: text(
+        "notepad's edit holds the text typed at the covered point",
+        (w) => w.edit,
+        (b, a) => !b.includes("under the cover") && a.includes("under the cover"),
+      ),
+      expect: { kind: "delivered" },
     },
     {
       id: "click.element.background.vanished_window",

@@ -47,7 +47,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await using driver = await startTestDriver();
+    // Standard mode launches GUI apps only (a Python script is an interpreter's argument), and
+    // kill_app ends only what launch_app started: the fixture is launched in unrestricted mode.
+    await using driver = await startTestDriver({ permissionMode: "unrestricted" });
     const dir = await Deno.makeTempDir({ prefix: "cua-kill-polite-" });
     const pids: number[] = [];
     try {
