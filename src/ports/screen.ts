@@ -48,8 +48,12 @@ export interface ScreenRecordingSource {
 export interface ScreenBackend {
   displays(): Promise<DisplayInfo[]>;
   cursorPosition(): Promise<CursorPosition>;
-  /** Captures a whole display. */
-  captureDisplay(displayId: string): Promise<RawImage>;
+  /**
+   * Captures a whole display. With `into` (as for {@linkcode captureWindow}) a back end may fill
+   * that buffer when it is exactly the pixels' size; with `overlays`, the driver's own overlay
+   * windows (the agent cursor) are left on screen and captured, for a person watching.
+   */
+  captureDisplay(displayId: string, options?: { into?: Uint8Array; overlays?: boolean }): Promise<RawImage>;
   /**
    * Captures a window's client area; the result matches `bounds` of the window. With `into`,
    * a back end may put the pixels (BGRX, 4 bytes per pixel, rows unpadded) in that buffer when

@@ -156,7 +156,10 @@ Deno.test({
           page(`(() => {
           const li = [...document.querySelectorAll('#calls li')].find((l) =>
             l.dataset.tool === 'click' && l.dataset.status === 'ok');
-          return li ? { effect: li.dataset.effect, text: li.textContent, thumb: !!li.querySelector('img') } : null;
+          // The thumbnail follows the entry in an update of its own.
+          return li && li.querySelector('img')
+            ? { effect: li.dataset.effect, text: li.textContent, thumb: true }
+            : undefined;
         })()`),
       );
       assert.equal(listed.effect, clicked.structured.effect);

@@ -126,7 +126,10 @@ export class X11Screen implements ScreenBackend {
   }
 
   /** Captures one display (by id, "primary" or "") from the root window. */
-  async captureDisplay(displayId: string): Promise<RawImage> {
+  async captureDisplay(
+    displayId: string,
+    options: { into?: Uint8Array; overlays?: boolean } = {},
+  ): Promise<RawImage> {
     const conn = await this.connection();
     const displays = await this.displays();
     const display = displayId === "" || displayId === "primary"
@@ -140,10 +143,11 @@ export class X11Screen implements ScreenBackend {
     }
     const attributes = conn.windowAttributes(conn.root)!;
     const capturer = await this.#capturer();
-    // The root holds every window's pixels, the agent cursor's too: hide it for the capture.
-    return await this.overlays.around(() =>
-      capturer.capture(conn.root, display.bounds, attributes.visual, attributes.depth)
-    );
+    const capture = () =>
+      capturer.capture(conn.root, display.bounds, attributes.visual, attributes.depth, options.into);
+    // The root holds every window's pixels, the agent cursor's too: hide it for the capture, unless
+    // a person watching should see it.
+    return options.overlays ? await capture() : await this.overlays.around(capture);
   }
 
   /**

@@ -58,6 +58,8 @@ export class FrameFeed {
   #lastCallEnd = 0;
   #lastLook = 0;
   #lastPixels: Uint8Array | null = null;
+  /** A buffer of the screen's size no frame holds any more, for the next capture. */
+  #spare: Uint8Array | null = null;
   #lastImage: { image: RawImage; bounds: Rect } | null = null;
   #lastFrame: ViewFrame | null = null;
   #lastError: string | null = null;
@@ -85,6 +87,7 @@ export class FrameFeed {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#lastPixels = null;
+    this.#spare = null;
     this.#lastImage = null;
     this.#lastFrame = null;
   }
@@ -136,8 +139,13 @@ export class FrameFeed {
       width: Math.min(THUMBNAIL_EDGE, image.width),
       height: Math.min(THUMBNAIL_EDGE, image.height),
     };
+    // After the call's reply has gone out: nothing here may hold it up.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     try {
-      return toBase64(await encodeJpeg(cropRgba(image, rect), QUALITY));
+      const bgrx = peekBgrx(image);
+      // From the BGRX bytes when the frame has them: reading `image.data` would convert the whole screen.
+      const crop = bgrx ? cropBgrx(bgrx, image.width, rect) : cropRgba(image, rect);
+      return toBase64(await encodeJpeg(crop, QUALITY));
     } catch {
       return null;
     }
@@ -183,10 +191,20 @@ export class FrameFeed {
     const displays = await this.backend.screen.displays();
     const display = displays.find((d) => d.primary) ?? displays[0];
     if (!display) throw new Error("no display is attached");
-    const image = await this.backend.screen.captureDisplay(display.id);
+    // Into the spare buffer of the last look: a fresh screen-sized buffer costs its page faults.
+    const image = await this.backend.screen.captureDisplay(display.id, {
+      into: this.#spare ?? undefined,
+      overlays: true,
+    });
     if (!this.#running) return;
     const pixels = peekBgrx(image) ?? image.data;
-    if (this.#lastPixels && samePixels(this.#lastPixels, pixels)) return;
+    if (this.#lastPixels && samePixels(this.#lastPixels, pixels)) {
+      if (pixels !== this.#lastPixels) this.#spare = pixels;
+      return;
+    }
+    // The frame shown before becomes the next look's buffer (a thumbnail crops it right after a call,
+    // long before the next look).
+    this.#spare = this.#lastPixels !== pixels ? this.#lastPixels : null;
     this.#lastPixels = pixels;
     this.#lastImage = { image, bounds: display.bounds };
     const bgrx = peekBgrx(image);
@@ -263,3 +281,18 @@ export async function halvePixels(
 
 /** Output rows of {@linkcode halvePixels} between two yields. */
 const HALVE_BAND_ROWS = 64;
+
+/** A rectangle of BGRX pixels (rows `width` pixels long) as RGBA. */
+export function cropBgrx(bgrx: Uint8Array, width: number, rect: Rect): RawImage {
+  const out = new Uint8Array(rect.width * rect.height * 4);
+  for (let y = 0; y < rect.height; y++) {
+    let i = ((rect.y + y) * width + rect.x) * 4, o = y * rect.width * 4;
+    for (let x = 0; x < rect.width; x++, i += 4, o += 4) {
+      out[o] = bgrx[i + 2];
+      out[o + 1] = bgrx[i + 1];
+      out[o + 2] = bgrx[i];
+      out[o + 3] = 255;
+    }
+  }
+  return { width: rect.width, height: rect.height, data: out };
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { halvePixels, samePixels } from "./frame_feed.ts";
+import { cropBgrx, halvePixels, samePixels } from "./frame_feed.ts";
 
 Deno.test("halvePixels averages 2x2 blocks and swaps BGRX to RGBA", async () => {
   // 4x2 BGRX: left block blue (B=200), right block red (R=100) with one brighter pixel.
@@ -60,4 +60,12 @@ Deno.test("samePixels tells any changed byte, aligned or not", () => {
   assert.equal(samePixels(a.subarray(1), b.subarray(1)), false);
   assert.equal(samePixels(a.subarray(1, 10), b.subarray(1, 10)), true);
   assert.equal(samePixels(a, a.subarray(1)), false);
+});
+
+Deno.test("cropBgrx cuts a rectangle out of BGRX rows as RGBA", () => {
+  // 3x2 BGRX, each pixel's blue byte its index.
+  const bgrx = new Uint8Array(24);
+  for (let i = 0; i < 6; i++) bgrx[i * 4] = i;
+  const crop = cropBgrx(bgrx, 3, { x: 1, y: 0, width: 2, height: 2 });
+  assert.deepEqual([...crop.data], [0, 0, 1, 255, 0, 0, 2, 255, 0, 0, 4, 255, 0, 0, 5, 255]);
 });
