@@ -17,29 +17,11 @@ import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
-import { x } from "../_helpers/x11_probe.ts";
+import { settledText } from "../_helpers/settled_text.ts";
 
 const ignore = ignoreWithoutDesktop();
 const TEXT = "x".repeat(400);
 const DELAY_MS = 25;
-
-/** What the field holds once the app has processed every key sent before now (an xdotool click as barrier). */
-async function settledText(app: FixtureApp): Promise<string> {
-  const counter = Number((await app.readJournal()).at(-1)?.counter ?? 0);
-  const button = app.widgets["btn-increment"];
-  await x(
-    "xdotool",
-    "mousemove",
-    "--window",
-    String(app.xid),
-    String(button.x + Math.round(button.width / 2)),
-    String(button.y + Math.round(button.height / 2)),
-    "click",
-    "1",
-  );
-  const entry = await app.waitFor((e) => e.event === "click" && e.counter === counter + 1, 10_000);
-  return String(entry.mirror);
-}
 
 /** Arguments that type TEXT slowly into the fixture's entry through keystrokes (its pixel). */
 function typing(app: FixtureApp, scale: number): Record<string, unknown> {

@@ -9,32 +9,15 @@ import assert from "node:assert/strict";
 import { closeTab, evalIn, evalInTarget, openTab } from "../_helpers/cdp_oracle.ts";
 import { desktopEnv, ignoreWithoutDesktop } from "../_helpers/desktop_env.ts";
 import { runDriver } from "../_helpers/driver.ts";
-import { type FixtureApp, startFixture } from "../_helpers/fixture_app.ts";
+import { startFixture } from "../_helpers/fixture_app.ts";
 import type { Structured } from "../_helpers/in_process_driver.ts";
 import { startChromium, startViewServer, until, VIEW_TOKEN, viewFetch } from "../_helpers/view_rig.ts";
+import { settledText } from "../_helpers/settled_text.ts";
 import { x } from "../_helpers/x11_probe.ts";
 
 const hasChromium = await Deno.stat("/usr/bin/chromium").then(() => true, () => false);
 const ignore = ignoreWithoutDesktop() || !hasChromium;
 const TEXT = "v".repeat(400);
-
-/** What the fixture's field holds once every key sent before now was handled (an xdotool click as barrier). */
-async function settledText(app: FixtureApp): Promise<string> {
-  const counter = Number((await app.readJournal()).at(-1)?.counter ?? 0);
-  const button = app.widgets["btn-increment"];
-  await x(
-    "xdotool",
-    "mousemove",
-    "--window",
-    String(app.xid),
-    String(button.x + Math.round(button.width / 2)),
-    String(button.y + Math.round(button.height / 2)),
-    "click",
-    "1",
-  );
-  const entry = await app.waitFor((e) => e.event === "click" && e.counter === counter + 1, 10_000);
-  return String(entry.mirror);
-}
 
 /** Every X input device with a button or key held down now (xinput query-state, another client). */
 async function pressedDevices(): Promise<string[]> {
