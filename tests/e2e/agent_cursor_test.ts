@@ -366,9 +366,13 @@ Deno.test({
       // The first draw only starts loading; the latest frame is the one drawn when it arrives.
       cursors.draw("lazy1", { point: { x: 10, y: 10 }, style, pulse: 0, label: "lazy1" });
       cursors.draw("lazy1", { point: { x: 200, y: 150 }, style, pulse: 0, label: "lazy1" });
+      // Judged once the overlay is mapped: the window exists (at 0,0) a moment before it is placed and shown.
       const overlay = await waitFor(
-        "the overlay window",
-        async () => (await overlays()).get("lazy1") ?? null,
+        "the overlay window, mapped",
+        async () => {
+          const found = (await overlays()).get("lazy1");
+          return found && (await windowInfo(found.id)).viewable ? (await overlays()).get("lazy1")! : null;
+        },
       );
       assert.deepEqual(
         { x: overlay.x + TIP.x, y: overlay.y + TIP.y },
