@@ -13,6 +13,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CACHED_ONLY } from "./deno_child.ts";
 import { ComputerService } from "../src/transports/network/grpc/gen/cua/env/v1/computer_pb.ts";
 import { DriverService } from "../src/transports/network/grpc/gen/cua/env/v1/driver_pb.ts";
+import { freePort } from "../tests/_helpers/free_port.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const TOKEN = crypto.randomUUID().replaceAll("-", "") + "load";
@@ -22,13 +23,6 @@ const CALLS = 2000;
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 const port = freePort();

@@ -15,6 +15,7 @@ import { DaemonClient } from "../../src/transports/daemon/client.ts";
 import { startDaemon } from "./daemon.ts";
 import { driverArgs, driverEnv, runDriver } from "./driver.ts";
 import { type GrpcNodeClient, startGrpcNodeClient } from "./grpc_node_client.ts";
+import { freePort } from "./free_port.ts";
 
 /** What every transport gives back for a call: the error flag and the structured content. */
 export interface TransportResult {
@@ -39,13 +40,6 @@ export interface AllTransports extends AsyncDisposable {
 }
 
 const TOKEN = "security-suite-token-0123456789abcdefghijklmnop";
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 function fromMcp(result: { isError?: unknown; structuredContent?: unknown }): TransportResult {
   return {

@@ -9,6 +9,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startDaemon } from "./daemon.ts";
 import { driverEnv } from "./driver.ts";
+import { freePort } from "./free_port.ts";
+
+export { freePort };
 
 /** The listener's token in these tests. */
 export const VIEW_TOKEN = "live-view-token-0123456789abcdefghijklmnopq";
@@ -20,14 +23,6 @@ export const VIEW_TOKEN = "live-view-token-0123456789abcdefghijklmnopq";
 const viewClient = Deno.createHttpClient({});
 export function viewFetch(url: string, init: RequestInit = {}): Promise<Response> {
   return fetch(url, { ...init, client: viewClient } as RequestInit);
-}
-
-/** A free TCP port on loopback. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 /** A running serve with its listener. */

@@ -17,18 +17,12 @@ import { driverArgs, driverEnv } from "../_helpers/driver.ts";
 import { type JournalEntry, startFixture } from "../_helpers/fixture_app.ts";
 import { waitFor, windowBox, x } from "../_helpers/x11_probe.ts";
 import { decodePng } from "../../src/lib/image/png.ts";
+import { freePort } from "../_helpers/free_port.ts";
 
 const ignore = ignoreWithoutDesktop();
 const TOKEN = "osworld-test-token-0123456789abcdef0123456789";
 /** OSWorld's PythonController prefix. */
 const PREFIX = "import pyautogui; import time; pyautogui.FAILSAFE = False; ";
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 Deno.test({
   name: "osworld-server answers OSWorld's client calls on the driver's capture, tree and input",

@@ -11,6 +11,7 @@
 import { join } from "node:path";
 import { DriverError } from "../../ports/errors.ts";
 import { isTurnFolderName } from "./turn_writer.ts";
+import { base64 } from "../../kernel/result.ts";
 
 /** Changed tree lines shown per side of a turn; the rest is counted. */
 const TREE_LINES_SHOWN = 60;
@@ -150,12 +151,7 @@ async function dataUri(path: string): Promise<string | null> {
   try {
     const info = await Deno.stat(path);
     if (!info.isFile || info.size > IMAGE_LIMIT_BYTES) return null;
-    const bytes = await Deno.readFile(path);
-    let binary = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) {
-      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    }
-    return `data:image/png;base64,${btoa(binary)}`;
+    return `data:image/png;base64,${base64(await Deno.readFile(path))}`;
   } catch {
     return null;
   }

@@ -149,7 +149,7 @@ export class LiveView {
   #watch(): void {
     this.#frames.start();
     this.registry.state.callObservers.add(this.#calls);
-    this.#unlistenStop = this.registry.state.inputStop.onChange((state) => this.#broadcastState(state));
+    this.#unlistenStop = this.registry.state.inputStop.onChange((state) => this.#broadcast("input", state));
     this.#keepalive = setInterval(() => {
       for (const viewer of this.#viewers) viewer.res.write(": keepalive\n\n");
     }, KEEPALIVE_MS);
@@ -171,10 +171,6 @@ export class LiveView {
     } else {
       this.#broadcast("problem", { message: event.message });
     }
-  }
-
-  #broadcastState(state: InputStopState): void {
-    this.#broadcast("input", state);
   }
 
   #broadcast(type: string, data: ViewCall | InputStopState | Record<string, unknown>): void {
